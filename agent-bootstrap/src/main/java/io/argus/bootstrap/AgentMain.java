@@ -1,0 +1,57 @@
+package io.argus.bootstrap;
+
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.util.jar.JarFile;
+
+/**
+ * Entry point of {@code -javaagent:argus-agent.jar}. Puts the bridge on the bootstrap class path,
+ * then starts the agent core inside an isolated class loader. Whatever goes wrong here, the
+ * application starts anyway: one line goes to stderr and the agent stays out of the way.
+ */
+public final class AgentMain {
+
+    private static final String CORE_ENTRY = "io.argus.core.AgentRuntime";
+    private static volatile boolean started;
+
+    private AgentMain() {
+    }
+
+    public static void premain(String args, Instrumentation inst) {
+        start(args, inst, false);
+    }
+
+    public static void agentmain(String args, Instrumentation inst) {
+        start(args, inst, true);
+    }
+
+    private static synchronized void start(String args, Instrumentation inst, boolean lateAttach) {
+        if (started || !isEnabled()) {
+            return;
+        }
+        started = true;
+        long t0 = System.nanoTime();
+        try {
+            AgentHome home = AgentHome.locate(AgentMain.class);
+            inst.appendToBootstrapClassLoaderSearch(new JarFile(home.bridgeJar()));
+            ClassLoader loader = new AgentClassLoader(home.coreClassPath());
+            Class<?> runtime = Class.forName(CORE_ENTRY, true, loader);
+            Method startMethod = runtime.getMethod("start", Instrumentation.class, String.class, File.class,
+                    boolean.class, long.class);
+            startMethod.invoke(null, inst, args, home.directory(), lateAttach, t0);
+        } catch (Throwable t) {
+            Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
+            System.err.println("[argus] agent failed to start, the application runs without it: " + cause);
+        }
+    }
+
+    /** {@code -Dargus.enabled=false} or {@code ARGUS_ENABLED=false} leaves the JVM untouched. */
+    static boolean isEnabled() {
+        String value = System.getProperty("argus.enabled");
+        if (value == null) {
+            value = System.getenv("ARGUS_ENABLED");
+        }
+        return value == null || !value.trim().equalsIgnoreCase("false");
+    }
+}

@@ -1,0 +1,110 @@
+package io.argus.bridge;
+
+/**
+ * The static entry points that inlined advice calls. This package is the only agent code on the
+ * bootstrap class path, and it references nothing outside itself and the JDK.
+ *
+ * <p>Contract for advice: an untraced request gets {@code null} back from every {@code *Start}
+ * method and must then allocate nothing; every {@code *End} method accepts a {@code null} span and
+ * still records metrics. Advice declares {@code suppress = Throwable.class} so that a failure in it
+ * is counted through {@link #adviceError} and never reaches the application.
+ */
+public final class Argus {
+
+    private static volatile ArgusHooks hooks = ArgusHooks.NOOP;
+
+    private Argus() {
+    }
+
+    /** Called once by the agent core at start-up. */
+    public static void install(ArgusHooks implementation) {
+        hooks = implementation == null ? ArgusHooks.NOOP : implementation;
+    }
+
+    // ---- HTTP server
+
+    /**
+     * Starts a server span when the request is sampled (or its parent was) and makes it current
+     * on this thread. Returns {@code null} when the request is not traced.
+     *
+     * @param traceparent the inbound W3C header, or null
+     * @param tracestate  the inbound W3C tracestate, or null
+     * @param b3          the inbound single-header B3 value (see {@link #b3Multi}), or null
+     */
+    public static ActiveSpan serverStart(String method, String path, String traceparent, String tracestate, String b3) {
+        return hooks.serverStart(method, path, traceparent, tracestate, b3);
+    }
+
+    /** Records the request in the HTTP server metrics and ends the span, if any. */
+    public static void serverEnd(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        hooks.serverEnd(span, startNanos, method, path, status, error);
+    }
+
+    /** Turns multi-header B3 into the single-header form; call only when X-B3-TraceId is present. */
+    public static String b3Multi(String traceId, String spanId, String sampled) {
+        if (traceId == null || spanId == null) {
+            return null;
+        }
+        return sampled == null ? traceId + '-' + spanId : traceId + '-' + spanId + '-' + sampled;
+    }
+
+    // ---- HTTP client
+
+    /** Starts a client span as a child of the current span. Returns null when there is no sampled current span. */
+    public static ActiveSpan clientStart(String method, String host, int port, String url) {
+        return hooks.clientStart(method, host, port, url);
+    }
+
+    /** Records the call in the HTTP client metrics (per host, method, status) and ends the span, if any. */
+    public static void clientEnd(ActiveSpan span, long startNanos, String method, String host, int status, Throwable error) {
+        hooks.clientEnd(span, startNanos, method, host, status, error);
+    }
+
+    // ---- internal spans (method tracing)
+
+    public static ActiveSpan internalStart(String name) {
+        return hooks.internalStart(name);
+    }
+
+    public static void internalEnd(ActiveSpan span, Throwable error) {
+        hooks.internalEnd(span, error);
+    }
+
+    // ---- context
+
+    /** Restores the context that was current before {@code span} was started on this thread. */
+    public static void detach(ActiveSpan span) {
+        hooks.detach(span);
+    }
+
+    /** The current context, to be carried to another thread; null when nothing is traced. */
+    public static Object currentContext() {
+        return hooks.currentContext();
+    }
+
+    /** Makes {@code context} current on this thread and returns what was current before. */
+    public static Object attachContext(Object context) {
+        return hooks.attachContext(context);
+    }
+
+    /** Undoes {@link #attachContext}. */
+    public static void restoreContext(Object previous) {
+        hooks.restoreContext(previous);
+    }
+
+    /** Associates a span with a library object (a connection, a request) until {@link #unbind}. */
+    public static void bind(Object carrier, ActiveSpan span) {
+        hooks.bind(carrier, span);
+    }
+
+    public static ActiveSpan unbind(Object carrier) {
+        return hooks.unbind(carrier);
+    }
+
+    // ---- errors
+
+    /** Counts a throwable that escaped advice code. Called by the advice exception handler. */
+    public static void adviceError(Throwable error) {
+        hooks.adviceError(error);
+    }
+}

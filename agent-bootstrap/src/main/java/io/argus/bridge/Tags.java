@@ -1,0 +1,16 @@
+package io.argus.bridge;
+
+/** Tag keys shared by the agent and the collector. */
+public final class Tags {
+    public static final String HTTP_METHOD = "http.method";
+    public static final String HTTP_PATH = "http.path";
+    public static final String HTTP_URL = "http.url";
+    public static final String HTTP_STATUS_CODE = "http.status_code";
+    public static final String PEER = "peer";
+    public static final String ERROR = "error";
+    public static final String DB_STATEMENT = "db.statement";
+    public static final String CODE_METHOD = "code.method";
+
+    private Tags() {
+    }
+}

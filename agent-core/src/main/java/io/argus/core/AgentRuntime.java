@@ -1,0 +1,124 @@
+package io.argus.core;
+
+import io.argus.bridge.Argus;
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.export.Exporter;
+import io.argus.core.export.SpanQueue;
+import io.argus.core.instrument.InstrumentationEngine;
+import io.argus.core.metrics.GaugeSource;
+import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.plugin.ArgusPlugin;
+import io.argus.core.plugin.PluginContext;
+import io.argus.core.plugin.Probes;
+import io.argus.core.plugin.TypeProbe;
+import io.argus.core.trace.Sampler;
+import io.argus.core.trace.Tracer;
+
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/** Starts the agent inside its isolated class loader. Called reflectively by the bootstrap jar. */
+public final class AgentRuntime {
+
+    private static final long SHUTDOWN_FLUSH_MILLIS = 2000;
+
+    private AgentRuntime() {
+    }
+
+    public static void start(Instrumentation inst, String args, File home, boolean lateAttach, long startNanos) {
+        AgentSettings settings = new AgentSettings(AgentConfig.load(home));
+        if (!settings.config.getBoolean("argus.enabled", true)) {
+            AgentLog.info("disabled by configuration");
+            return;
+        }
+        String version = version();
+        AgentCounters counters = new AgentCounters();
+        SpanQueue queue = new SpanQueue(settings.queueSize, counters);
+        HttpMetricsTable serverMetrics = new HttpMetricsTable(settings.maxMetricTargets);
+        HttpMetricsTable clientMetrics = new HttpMetricsTable(settings.maxMetricTargets);
+        Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue);
+        Argus.install(new CoreHooks(tracer, serverMetrics, clientMetrics, counters));
+        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, counters, version);
+
+        ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
+        List<String> started = new ArrayList<String>();
+        List<TypeProbe> probes = loadPlugins(settings, agentLoader, exporter, started);
+        final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, counters);
+        engine.install(inst, lateAttach);
+        exporter.addGaugeSource(new GaugeSource() {
+            @Override
+            public void sample(GaugeSink sink) {
+                sink.gauge("agent.classes.transformed", engine.transformedClasses());
+            }
+        });
+        exporter.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                exporter.shutdown(SHUTDOWN_FLUSH_MILLIS);
+            }
+        }, "argus-shutdown"));
+
+        long millis = (System.nanoTime() - startNanos) / 1_000_000;
+        AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
+                + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
+                ? settings.collectorHost + ":" + settings.collectorPort : "discard")
+                + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
+    }
+
+    private static List<TypeProbe> loadPlugins(AgentSettings settings, ClassLoader loader, final Exporter exporter,
+                                               List<String> started) {
+        final AgentSettings pluginSettings = settings;
+        PluginContext context = new PluginContext() {
+            @Override
+            public AgentSettings settings() {
+                return pluginSettings;
+            }
+
+            @Override
+            public void addGaugeSource(GaugeSource source) {
+                exporter.addGaugeSource(source);
+            }
+        };
+        List<TypeProbe> probes = new ArrayList<TypeProbe>();
+        Iterator<ArgusPlugin> plugins = ServiceLoader.load(ArgusPlugin.class, loader).iterator();
+        while (true) {
+            ArgusPlugin plugin;
+            try {
+                if (!plugins.hasNext()) {
+                    break;
+                }
+                plugin = plugins.next();
+            } catch (ServiceConfigurationError e) {
+                AgentLog.error("a plugin could not be loaded and is skipped", e);
+                continue;
+            }
+            String name = plugin.name();
+            if (!settings.pluginEnabled(name)) {
+                continue;
+            }
+            try {
+                Probes declared = new Probes(name);
+                plugin.instrument(declared);
+                plugin.start(context);
+                probes.addAll(declared.probes());
+                started.add(name);
+            } catch (Throwable t) {
+                AgentLog.error("plugin " + name + " failed to start and is skipped", t);
+            }
+        }
+        return probes;
+    }
+
+    static String version() {
+        Package p = AgentRuntime.class.getPackage();
+        String version = p == null ? null : p.getImplementationVersion();
+        return version == null ? "dev" : version;
+    }
+}

@@ -1,0 +1,114 @@
+package io.argus.core;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.ArgusHooks;
+import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.trace.CarrierBindings;
+import io.argus.core.trace.RecordedSpan;
+import io.argus.core.trace.Tracer;
+
+/** The agent behind {@link io.argus.bridge.Argus}: tracing plus HTTP metrics plus error counting. */
+final class CoreHooks implements ArgusHooks {
+
+    private static final int LOGGED_ADVICE_ERRORS = 10;
+
+    private final Tracer tracer;
+    private final HttpMetricsTable serverMetrics;
+    private final HttpMetricsTable clientMetrics;
+    private final AgentCounters counters;
+    private final CarrierBindings bindings;
+
+    CoreHooks(Tracer tracer, HttpMetricsTable serverMetrics, HttpMetricsTable clientMetrics, AgentCounters counters) {
+        this.tracer = tracer;
+        this.serverMetrics = serverMetrics;
+        this.clientMetrics = clientMetrics;
+        this.counters = counters;
+        this.bindings = new CarrierBindings(counters);
+    }
+
+    @Override
+    public ActiveSpan serverStart(String method, String path, String traceparent, String tracestate, String b3) {
+        return tracer.startServer(method, path, traceparent, tracestate, b3);
+    }
+
+    @Override
+    public void serverEnd(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        long now = System.nanoTime();
+        boolean failed = error != null || status >= 500;
+        serverMetrics.record(method, path, status, now - startNanos, failed);
+        if (span instanceof RecordedSpan) {
+            RecordedSpan recorded = (RecordedSpan) span;
+            recorded.setHttpStatus(status);
+            tracer.end(recorded, now, error, failed);
+        }
+    }
+
+    @Override
+    public ActiveSpan clientStart(String method, String host, int port, String url) {
+        return tracer.startClient(method, host, port, url);
+    }
+
+    @Override
+    public void clientEnd(ActiveSpan span, long startNanos, String method, String host, int status, Throwable error) {
+        long now = System.nanoTime();
+        boolean failed = error != null || status >= 400 || status <= 0;
+        clientMetrics.record(method, host, status, now - startNanos, failed);
+        if (span instanceof RecordedSpan) {
+            RecordedSpan recorded = (RecordedSpan) span;
+            recorded.setHttpStatus(status);
+            tracer.end(recorded, now, error, failed);
+        }
+    }
+
+    @Override
+    public ActiveSpan internalStart(String name) {
+        return tracer.startInternal(name);
+    }
+
+    @Override
+    public void internalEnd(ActiveSpan span, Throwable error) {
+        if (span instanceof RecordedSpan) {
+            tracer.end((RecordedSpan) span, System.nanoTime(), error, false);
+        }
+    }
+
+    @Override
+    public void detach(ActiveSpan span) {
+        if (span instanceof RecordedSpan) {
+            tracer.detach((RecordedSpan) span);
+        }
+    }
+
+    @Override
+    public Object currentContext() {
+        return tracer.current();
+    }
+
+    @Override
+    public Object attachContext(Object context) {
+        return tracer.attach(context instanceof RecordedSpan ? (RecordedSpan) context : null);
+    }
+
+    @Override
+    public void restoreContext(Object previous) {
+        tracer.attach(previous instanceof RecordedSpan ? (RecordedSpan) previous : null);
+    }
+
+    @Override
+    public void bind(Object carrier, ActiveSpan span) {
+        bindings.bind(carrier, span);
+    }
+
+    @Override
+    public ActiveSpan unbind(Object carrier) {
+        return bindings.unbind(carrier);
+    }
+
+    @Override
+    public void adviceError(Throwable error) {
+        long n = counters.adviceErrors.incrementAndGet();
+        if (n <= LOGGED_ADVICE_ERRORS || n % 1000 == 0) {
+            AgentLog.warn("probe error #" + n + " suppressed; the application was not affected", error);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.argus.core.config;
+
+import io.argus.core.AgentLog;
+
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+
+/** Every agent setting, read and checked once at start-up. See docs/configuration.md. */
+public final class AgentSettings {
+
+    public static final String DEFAULT_COLLECTOR = "127.0.0.1:9898";
+
+    public enum ExporterMode { COLLECTOR, DISCARD }
+
+    public final AgentConfig config;
+    public final String serviceName;
+    public final String instance;
+    public final String collectorHost;
+    public final int collectorPort;
+    public final String token;
+    public final double samplingRate;
+    public final long metricsIntervalMillis;
+    public final int maxMetricTargets;
+    public final int queueSize;
+    public final int batchSize;
+    public final long flushIntervalMillis;
+    public final int maxPendingBytes;
+    public final long maxBackoffMillis;
+    public final ExporterMode exporterMode;
+
+    public AgentSettings(AgentConfig config) {
+        this.config = config;
+        AgentLog.setLevel(logLevel(config));
+        this.serviceName = config.getString("argus.service.name", defaultServiceName());
+        this.instance = config.getString("argus.service.instance", serviceName + "@" + hostName() + ":" + pid());
+        String address = config.getString("argus.collector.address", DEFAULT_COLLECTOR);
+        int colon = address.lastIndexOf(':');
+        int port = colon > 0 ? parsePort(address.substring(colon + 1)) : -1;
+        if (port < 0) {
+            AgentLog.error("invalid value '" + address + "' for argus.collector.address: expected host:port;"
+                    + " using the default " + DEFAULT_COLLECTOR);
+            this.collectorHost = "127.0.0.1";
+            this.collectorPort = 9898;
+        } else {
+            this.collectorHost = address.substring(0, colon);
+            this.collectorPort = port;
+        }
+        this.token = config.getString("argus.collector.token", "");
+        this.samplingRate = config.getDouble("argus.tracing.samplingRate", 0, 0, 100);
+        this.metricsIntervalMillis = config.getDurationMillis("argus.metrics.interval", 10_000, 100, 3_600_000);
+        this.maxMetricTargets = config.getInt("argus.metrics.maxTargets", 1000, 1, 1_000_000);
+        this.queueSize = config.getInt("argus.exporter.queueSize", 8192, 16, 1 << 22);
+        this.batchSize = config.getInt("argus.exporter.batchSize", 512, 1, 10_000);
+        this.flushIntervalMillis = config.getDurationMillis("argus.exporter.flushInterval", 100, 1, 60_000);
+        this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
+        this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
+        this.exporterMode = exporterMode(config);
+    }
+
+    public boolean pluginEnabled(String pluginName) {
+        return config.getBoolean("argus.plugin." + pluginName + ".enabled", true);
+    }
+
+    private static ExporterMode exporterMode(AgentConfig config) {
+        String value = config.getString("argus.exporter.mode", "collector");
+        try {
+            return ExporterMode.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            AgentLog.error("invalid value '" + value + "' for argus.exporter.mode: expected collector or discard;"
+                    + " using the default collector");
+            return ExporterMode.COLLECTOR;
+        }
+    }
+
+    private static AgentLog.Level logLevel(AgentConfig config) {
+        String value = config.getString("argus.log.level", "info");
+        try {
+            return AgentLog.Level.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            AgentLog.error("invalid value '" + value + "' for argus.log.level: expected debug, info, warn, error"
+                    + " or off; using the default info");
+            return AgentLog.Level.INFO;
+        }
+    }
+
+    private static int parsePort(String text) {
+        try {
+            int port = Integer.parseInt(text.trim());
+            return port > 0 && port < 65536 ? port : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The main class's simple name, or the jar's name without {@code .jar}. */
+    static String defaultServiceName() {
+        String command = System.getProperty("sun.java.command", "");
+        String first = command.trim().split("\\s+")[0];
+        if (first.isEmpty()) {
+            return "unknown-service";
+        }
+        if (first.endsWith(".jar")) {
+            String name = first.substring(Math.max(first.lastIndexOf('/'), first.lastIndexOf('\\')) + 1);
+            return name.substring(0, name.length() - 4);
+        }
+        return first.substring(first.lastIndexOf('.') + 1);
+    }
+
+    /** From the environment: a DNS look-up here could stall the application's start. */
+    static String hostName() {
+        String name = System.getenv("HOSTNAME");
+        if (name == null || name.isEmpty()) {
+            name = System.getenv("COMPUTERNAME");
+        }
+        return name == null || name.isEmpty() ? "localhost" : name;
+    }
+
+    /** ProcessHandle on Java 9+ (cheap); the runtime MXBean on Java 8. */
+    public static long pid() {
+        try {
+            Class<?> handle = Class.forName("java.lang.ProcessHandle");
+            Object current = handle.getMethod("current").invoke(null);
+            return (Long) handle.getMethod("pid").invoke(current);
+        } catch (Exception notJava9) {
+            String name = ManagementFactory.getRuntimeMXBean().getName();
+            int at = name.indexOf('@');
+            try {
+                return Long.parseLong(at > 0 ? name.substring(0, at) : name);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+    }
+}

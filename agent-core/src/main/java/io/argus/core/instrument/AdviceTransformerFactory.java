@@ -1,0 +1,99 @@
+package io.argus.core.instrument;
+
+import io.argus.bridge.Argus;
+import io.argus.core.AgentCounters;
+import io.argus.core.AgentLog;
+import io.argus.core.plugin.TypeProbe;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import java.lang.instrument.ClassFileTransformer;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.JavaModule;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Builds the ByteBuddy transformer that inlines every probe's advice. */
+final class AdviceTransformerFactory {
+
+    private AdviceTransformerFactory() {
+    }
+
+    static ClassFileTransformer create(List<TypeProbe> probes, ClassLoader agentLoader,
+                                                 AgentCounters counters, AtomicLong transformedClasses) {
+        Advice.ExceptionHandler countErrors;
+        try {
+            countErrors = new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
+                    new MethodDescription.ForLoadedMethod(Argus.class.getMethod("adviceError", Throwable.class))));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("bridge is incomplete", e);
+        }
+        ClassFileLocator adviceLocator = ClassFileLocator.ForClassLoader.of(agentLoader);
+        TypePool advicePool = TypePool.Default.of(adviceLocator);
+
+        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.PoolStrategy.Default.FAST)
+                .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
+                .with(new Listener(counters, transformedClasses))
+                .ignore(ElementMatchers.none());
+
+        for (TypeProbe probe : probes) {
+            AgentBuilder.Transformer.ForAdvice transformer = new AgentBuilder.Transformer.ForAdvice()
+                    .include(agentLoader)
+                    .withExceptionHandler(countErrors);
+            int usable = 0;
+            for (TypeProbe.MethodAdvice advice : probe.advice()) {
+                if (AdviceChecks.isUsable(advicePool, advice.adviceClassName, probe.pluginName())) {
+                    transformer = transformer.advice(advice.methods, advice.adviceClassName);
+                    usable++;
+                }
+            }
+            if (usable == 0) {
+                continue;
+            }
+            ElementMatcher.Junction<TypeDescription> types = probe.isHierarchy()
+                    ? ElementMatchers.<TypeDescription>hasSuperType(ElementMatchers.named(probe.typeName()))
+                    .and(ElementMatchers.not(ElementMatchers.<TypeDescription>isInterface()))
+                    : ElementMatchers.<TypeDescription>named(probe.typeName());
+            builder = builder.type(types).transform(transformer);
+        }
+        return builder.makeRaw();
+    }
+
+    /** Counts transformed classes; logs and skips a class a plugin fails to instrument. */
+    private static final class Listener extends AgentBuilder.Listener.Adapter {
+        private final AgentCounters counters;
+        private final AtomicLong transformedClasses;
+
+        Listener(AgentCounters counters, AtomicLong transformedClasses) {
+            this.counters = counters;
+            this.transformedClasses = transformedClasses;
+        }
+
+        @Override
+        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
+                                     DynamicType dynamicType) {
+            transformedClasses.incrementAndGet();
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("instrumented " + type.getName());
+            }
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+            AgentLog.warn("could not instrument " + typeName + "; it runs unchanged", error);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.argus.core.instrument;
+
+/**
+ * Packages no plugin instruments through a hierarchy match: the JDK, the agent itself, and
+ * common libraries that never implement a probed type. Checked on internal names
+ * ({@code java/lang/String}) before any hierarchy work. Exact-name probes are looked up first, so
+ * a plugin can still name a class in one of these packages.
+ */
+final class IgnoredTypes {
+
+    private static final String[] PREFIXES = {
+            "java/", "javax/", "jdk/", "sun/", "com/sun/", "org/ietf/", "org/w3c/", "org/xml/",
+            "io/argus/", "net/bytebuddy/", "org/objectweb/asm/", "kotlin/", "scala/", "groovy/",
+            "org/codehaus/groovy/", "org/slf4j/", "ch/qos/logback/", "org/apache/logging/log4j/",
+            "org/apache/log4j/", "com/fasterxml/jackson/", "com/google/common/", "com/google/protobuf/",
+            "com/google/inject/", "org/joda/", "org/junit/", "org/assertj/", "org/hamcrest/",
+            "org/apache/commons/", "it/unimi/dsi/fastutil/", "org/roaringbitmap/", "org/antlr/",
+            "org/apache/calcite/", "org/apache/derby/", "org/hibernate/validator/", "io/micrometer/",
+            "org/eclipse/jetty/util/", "org/eclipse/jetty/http/", "org/eclipse/jetty/io/",
+    };
+
+    private IgnoredTypes() {
+    }
+
+    static boolean isIgnored(String internalName) {
+        for (String prefix : PREFIXES) {
+            if (internalName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return internalName.contains("$$Lambda") || internalName.contains("$$EnhancerBy")
+                || internalName.contains("$$FastClassBy") || internalName.contains("$Proxy")
+                || internalName.contains("$$ByteBuddy") || internalName.contains("$$Accessor");
+    }
+}

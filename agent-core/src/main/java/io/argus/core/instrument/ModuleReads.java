@@ -1,0 +1,60 @@
+package io.argus.core.instrument;
+
+import io.argus.bridge.Argus;
+import io.argus.core.AgentLog;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * On Java 9+, a JDK module must read the bridge's module before advice inlined into its classes
+ * can call {@link Argus}. Done once at start-up for the modules that hold exact probe targets.
+ * Written with reflection because the agent is compiled for Java 8.
+ */
+final class ModuleReads {
+
+    private ModuleReads() {
+    }
+
+    static void openJdkTargetsToBridge(Instrumentation inst, Set<String> classNames) {
+        Set<String> packages = new HashSet<String>();
+        for (String name : classNames) {
+            int dot = name.lastIndexOf('.');
+            if (dot > 0 && isJdkPackage(name)) {
+                packages.add(name.substring(0, dot));
+            }
+        }
+        if (packages.isEmpty()) {
+            return;
+        }
+        try {
+            Class<?> moduleClass = Class.forName("java.lang.Module");
+            Class<?> layerClass = Class.forName("java.lang.ModuleLayer");
+            Object bridgeModule = Class.class.getMethod("getModule").invoke(Argus.class);
+            Object bootLayer = layerClass.getMethod("boot").invoke(null);
+            Set<?> modules = (Set<?>) layerClass.getMethod("modules").invoke(bootLayer);
+            Method getPackages = moduleClass.getMethod("getPackages");
+            Method redefine = Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class,
+                    java.util.Map.class, java.util.Map.class, Set.class, java.util.Map.class);
+            for (Object module : modules) {
+                Set<?> modulePackages = (Set<?>) getPackages.invoke(module);
+                if (!Collections.disjoint(modulePackages, packages)) {
+                    redefine.invoke(inst, module, Collections.singleton(bridgeModule),
+                            Collections.emptyMap(), Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+                }
+            }
+        } catch (ClassNotFoundException java8) {
+            // no modules: nothing to open
+        } catch (Exception e) {
+            AgentLog.warn("could not let JDK modules read the agent bridge; JDK probes may fail", e);
+        }
+    }
+
+    private static boolean isJdkPackage(String name) {
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                || name.startsWith("sun.") || name.startsWith("com.sun.");
+    }
+}

@@ -1,0 +1,117 @@
+package io.argus.core.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * HTTP metrics of one kind (server or client) keyed by (method, target, status). A known cell is
+ * found with two hash look-ups and a short scan, without allocating. New targets beyond
+ * {@code maxTargets} share one overflow cell so that unbounded paths cannot exhaust memory.
+ */
+public final class HttpMetricsTable {
+
+    public static final String OVERFLOW_TARGET = "_other_";
+    private static final String UNKNOWN = "_unknown_";
+
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, StatusCells>> byMethod =
+            new ConcurrentHashMap<String, ConcurrentHashMap<String, StatusCells>>();
+    private final AtomicInteger targets = new AtomicInteger();
+    private final int maxTargets;
+
+    public HttpMetricsTable(int maxTargets) {
+        this.maxTargets = maxTargets;
+    }
+
+    public void record(String method, String target, int status, long nanos, boolean error) {
+        if (method == null) {
+            method = UNKNOWN;
+        }
+        if (target == null) {
+            target = UNKNOWN;
+        }
+        ConcurrentHashMap<String, StatusCells> byTarget = byMethod.get(method);
+        if (byTarget == null) {
+            byTarget = methodTable(method);
+        }
+        StatusCells cells = byTarget.get(target);
+        if (cells == null) {
+            cells = newTarget(byTarget, target);
+        }
+        cells.forStatus(method, status).record(nanos, error);
+    }
+
+    private ConcurrentHashMap<String, StatusCells> methodTable(String method) {
+        ConcurrentHashMap<String, StatusCells> created = new ConcurrentHashMap<String, StatusCells>();
+        ConcurrentHashMap<String, StatusCells> raced = byMethod.putIfAbsent(method, created);
+        return raced != null ? raced : created;
+    }
+
+    private StatusCells newTarget(ConcurrentHashMap<String, StatusCells> byTarget, String target) {
+        if (targets.get() >= maxTargets) {
+            target = OVERFLOW_TARGET;
+            StatusCells overflow = byTarget.get(target);
+            if (overflow != null) {
+                return overflow;
+            }
+        }
+        StatusCells created = new StatusCells(target);
+        StatusCells raced = byTarget.putIfAbsent(target, created);
+        if (raced != null) {
+            return raced;
+        }
+        targets.incrementAndGet();
+        return created;
+    }
+
+    /** Takes and resets every cell's counts; called by the exporter once per interval. */
+    public List<HttpStats.Snapshot> takeSnapshots() {
+        List<HttpStats.Snapshot> out = new ArrayList<HttpStats.Snapshot>();
+        for (ConcurrentHashMap<String, StatusCells> byTarget : byMethod.values()) {
+            for (StatusCells cells : byTarget.values()) {
+                for (HttpStats stats : cells.cells) {
+                    HttpStats.Snapshot snapshot = stats.takeSnapshot();
+                    if (snapshot != null) {
+                        out.add(snapshot);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The cells of one (method, target), one per status seen; copy-on-write because statuses are few. */
+    private static final class StatusCells {
+        final String target;
+        volatile HttpStats[] cells = new HttpStats[0];
+
+        StatusCells(String target) {
+            this.target = target;
+        }
+
+        HttpStats forStatus(String method, int status) {
+            HttpStats[] current = cells;
+            for (HttpStats stats : current) {
+                if (stats.status == status) {
+                    return stats;
+                }
+            }
+            return add(method, status);
+        }
+
+        private synchronized HttpStats add(String method, int status) {
+            for (HttpStats stats : cells) {
+                if (stats.status == status) {
+                    return stats;
+                }
+            }
+            HttpStats created = new HttpStats(method, target, status);
+            HttpStats[] grown = new HttpStats[cells.length + 1];
+            System.arraycopy(cells, 0, grown, 0, cells.length);
+            grown[cells.length] = created;
+            cells = grown;
+            return created;
+        }
+    }
+}

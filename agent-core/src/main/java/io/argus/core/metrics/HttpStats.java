@@ -1,0 +1,91 @@
+package io.argus.core.metrics;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+
+/**
+ * Counters of one (method, target, status) cell. Updated lock-free by application threads;
+ * read and reset once per flush interval by the exporter with atomic swaps, so every request
+ * lands in exactly one interval.
+ */
+public final class HttpStats {
+
+    private static final AtomicLongFieldUpdater<HttpStats> COUNT = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "count");
+    private static final AtomicLongFieldUpdater<HttpStats> ERRORS = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "errors");
+    private static final AtomicLongFieldUpdater<HttpStats> SUM = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "sumNanos");
+    private static final AtomicLongFieldUpdater<HttpStats> MIN = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "minNanos");
+    private static final AtomicLongFieldUpdater<HttpStats> MAX = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "maxNanos");
+
+    final String method;
+    final String target;
+    final int status;
+    private volatile long count;
+    private volatile long errors;
+    private volatile long sumNanos;
+    private volatile long minNanos = Long.MAX_VALUE;
+    private volatile long maxNanos;
+    private final AtomicLongArray buckets = new AtomicLongArray(LatencyBuckets.count());
+
+    HttpStats(String method, String target, int status) {
+        this.method = method;
+        this.target = target;
+        this.status = status;
+    }
+
+    void record(long nanos, boolean error) {
+        COUNT.incrementAndGet(this);
+        if (error) {
+            ERRORS.incrementAndGet(this);
+        }
+        SUM.addAndGet(this, nanos);
+        buckets.incrementAndGet(LatencyBuckets.indexOf(nanos));
+        long min;
+        while (nanos < (min = minNanos) && !MIN.compareAndSet(this, min, nanos)) {
+            // retry
+        }
+        long max;
+        while (nanos > (max = maxNanos) && !MAX.compareAndSet(this, max, nanos)) {
+            // retry
+        }
+    }
+
+    /** Takes the counts of the interval that just ended; null when nothing happened in it. */
+    Snapshot takeSnapshot() {
+        long c = COUNT.getAndSet(this, 0);
+        if (c == 0) {
+            return null;
+        }
+        long[] counts = new long[LatencyBuckets.count()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = buckets.getAndSet(i, 0);
+        }
+        return new Snapshot(method, target, status, c, ERRORS.getAndSet(this, 0), SUM.getAndSet(this, 0),
+                MIN.getAndSet(this, Long.MAX_VALUE), MAX.getAndSet(this, 0), counts);
+    }
+
+    /** The counts of one cell over one interval. */
+    public static final class Snapshot {
+        public final String method;
+        public final String target;
+        public final int status;
+        public final long count;
+        public final long errors;
+        public final long sumNanos;
+        public final long minNanos;
+        public final long maxNanos;
+        public final long[] bucketCounts;
+
+        Snapshot(String method, String target, int status, long count, long errors, long sumNanos, long minNanos,
+                 long maxNanos, long[] bucketCounts) {
+            this.method = method;
+            this.target = target;
+            this.status = status;
+            this.count = count;
+            this.errors = errors;
+            this.sumNanos = sumNanos;
+            this.minNanos = minNanos == Long.MAX_VALUE ? 0 : minNanos;
+            this.maxNanos = maxNanos;
+            this.bucketCounts = bucketCounts;
+        }
+    }
+}

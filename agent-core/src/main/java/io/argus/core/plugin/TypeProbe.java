@@ -1,0 +1,56 @@
+package io.argus.core.plugin;
+
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** One class (or class hierarchy) and the advice to put on its methods. */
+public final class TypeProbe {
+
+    private final String pluginName;
+    private final String typeName;
+    private final boolean hierarchy;
+    private final List<MethodAdvice> advice = new ArrayList<MethodAdvice>();
+
+    TypeProbe(String pluginName, String typeName, boolean hierarchy) {
+        this.pluginName = pluginName;
+        this.typeName = typeName;
+        this.hierarchy = hierarchy;
+    }
+
+    /** Inlines the advice class {@code adviceClassName} into the methods {@code methods} selects. */
+    public TypeProbe advise(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
+        advice.add(new MethodAdvice(methods, adviceClassName));
+        return this;
+    }
+
+    public String pluginName() {
+        return pluginName;
+    }
+
+    /** The exact class name, or for a hierarchy probe the super type's name. */
+    public String typeName() {
+        return typeName;
+    }
+
+    public boolean isHierarchy() {
+        return hierarchy;
+    }
+
+    public List<MethodAdvice> advice() {
+        return Collections.unmodifiableList(advice);
+    }
+
+    public static final class MethodAdvice {
+        public final ElementMatcher<? super MethodDescription> methods;
+        public final String adviceClassName;
+
+        MethodAdvice(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
+            this.methods = methods;
+            this.adviceClassName = adviceClassName;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.argus.core.trace;
+
+import io.argus.bridge.ActiveSpan;
+
+/**
+ * One sampled span. Written by the application thread that owns it until it is finished, then
+ * handed to the exporter through a lock-free queue and never touched by the application again.
+ * HTTP fields are kept apart rather than as tags, so that a traced request allocates only this
+ * object; names and tags are composed later, on the exporter thread.
+ */
+public final class RecordedSpan extends ActiveSpan {
+
+    public static final byte KIND_SERVER = 1;
+    public static final byte KIND_CLIENT = 2;
+    public static final byte KIND_INTERNAL = 3;
+
+    public static final byte STATUS_UNSET = 0;
+    public static final byte STATUS_OK = 1;
+    public static final byte STATUS_ERROR = 2;
+
+    long traceIdHigh;
+    long traceIdLow;
+    long spanId;
+    long parentSpanId;
+    final byte kind;
+    byte status;
+    String name;
+    String method;
+    /** Server: request path. Client: full URL. */
+    String target;
+    String host;
+    int port = -1;
+    int httpStatus = -1;
+    String error;
+    String tracestate;
+    long startEpochNanos;
+    long startNanoTime;
+    long durationNanos = -1;
+    /** What was current on the starting thread before this span; restored by {@code detach}. */
+    RecordedSpan previous;
+    private String[] extraTags;
+    private int extraTagCount;
+
+    RecordedSpan(byte kind) {
+        this.kind = kind;
+    }
+
+    @Override
+    public String traceparent() {
+        char[] out = new char[55];
+        out[0] = '0';
+        out[1] = '0';
+        out[2] = '-';
+        TraceIds.writeHex(traceIdHigh, out, 3);
+        TraceIds.writeHex(traceIdLow, out, 19);
+        out[35] = '-';
+        TraceIds.writeHex(spanId, out, 36);
+        out[52] = '-';
+        out[53] = '0';
+        out[54] = '1';
+        return new String(out);
+    }
+
+    @Override
+    public String tracestate() {
+        return tracestate;
+    }
+
+    @Override
+    public void tag(String key, String value) {
+        if (key == null || value == null) {
+            return;
+        }
+        if (extraTags == null) {
+            extraTags = new String[4];
+        } else if (extraTagCount * 2 == extraTags.length) {
+            if (extraTags.length >= 64) {
+                return;
+            }
+            String[] grown = new String[extraTags.length * 2];
+            System.arraycopy(extraTags, 0, grown, 0, extraTags.length);
+            extraTags = grown;
+        }
+        extraTags[extraTagCount * 2] = key;
+        extraTags[extraTagCount * 2 + 1] = value;
+        extraTagCount++;
+    }
+
+    public void setHttpStatus(int status) {
+        this.httpStatus = status;
+    }
+
+    void finish(long endNanoTime, Throwable thrown, boolean failed) {
+        durationNanos = Math.max(0, endNanoTime - startNanoTime);
+        if (thrown != null) {
+            error = thrown.getClass().getName();
+        }
+        status = failed || thrown != null ? STATUS_ERROR : STATUS_OK;
+        previous = null;
+    }
+
+    public boolean isFinished() {
+        return durationNanos >= 0;
+    }
+
+    // ---- read by the exporter
+
+    public long traceIdHigh() {
+        return traceIdHigh;
+    }
+
+    public long traceIdLow() {
+        return traceIdLow;
+    }
+
+    public long spanId() {
+        return spanId;
+    }
+
+    public long parentSpanId() {
+        return parentSpanId;
+    }
+
+    public byte kind() {
+        return kind;
+    }
+
+    public byte status() {
+        return status;
+    }
+
+    public long startEpochNanos() {
+        return startEpochNanos;
+    }
+
+    public long durationNanos() {
+        return durationNanos;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public String target() {
+        return target;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    public String error() {
+        return error;
+    }
+
+    public int extraTagCount() {
+        return extraTagCount;
+    }
+
+    public String extraTagKey(int i) {
+        return extraTags[i * 2];
+    }
+
+    public String extraTagValue(int i) {
+        return extraTags[i * 2 + 1];
+    }
+
+    /** Server: "GET /path"; client: "GET host"; internal: the given name. */
+    public String displayName() {
+        if (name != null) {
+            return name;
+        }
+        String m = method == null ? "HTTP" : method;
+        if (kind == KIND_SERVER) {
+            return target == null ? m : m + ' ' + target;
+        }
+        return host == null ? m : m + ' ' + host;
+    }
+}

@@ -1,0 +1,148 @@
+package io.argus.core.trace;
+
+/**
+ * Creates spans and keeps the current one per thread. Nothing here allocates unless a span is
+ * sampled; an untraced request reads the thread's context and the sampler, and returns null.
+ */
+public final class Tracer {
+
+    private static final ThreadLocal<RecordedSpan> CURRENT = new ThreadLocal<RecordedSpan>();
+
+    /** epoch nanos = this + System.nanoTime() */
+    private final long epochOffsetNanos;
+    private final Sampler sampler;
+    private final SpanSink sink;
+
+    public Tracer(Sampler sampler, SpanSink sink) {
+        this.sampler = sampler;
+        this.sink = sink;
+        this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    }
+
+    /** A server span, joined to the inbound context when there is a valid one. */
+    public RecordedSpan startServer(String method, String path, String traceparent, String tracestate, String b3) {
+        RecordedSpan span;
+        int decision = InboundContext.w3cDecision(traceparent);
+        if (decision != InboundContext.INVALID) {
+            if (decision == InboundContext.NOT_SAMPLED) {
+                return null;
+            }
+            span = new RecordedSpan(RecordedSpan.KIND_SERVER);
+            InboundContext.w3cInto(traceparent, span);
+            span.tracestate = tracestate;
+        } else {
+            decision = InboundContext.b3Decision(b3);
+            if (decision == InboundContext.NOT_SAMPLED
+                    || ((decision == InboundContext.DEFER || decision == InboundContext.INVALID) && !sampler.sampleRoot())) {
+                return null;
+            }
+            span = new RecordedSpan(RecordedSpan.KIND_SERVER);
+            if (decision == InboundContext.SAMPLED || decision == InboundContext.DEFER) {
+                InboundContext.b3Into(b3, span);
+                if (span.traceIdHigh == 0 && span.traceIdLow == 0) {
+                    newTrace(span);
+                }
+            } else {
+                newTrace(span);
+            }
+        }
+        span.spanId = TraceIds.randomNonZero();
+        span.method = method;
+        span.target = path;
+        begin(span);
+        makeCurrent(span);
+        return span;
+    }
+
+    /** A client span under the current span; null when this thread has no sampled span. */
+    public RecordedSpan startClient(String method, String host, int port, String url) {
+        RecordedSpan parent = CURRENT.get();
+        if (parent == null) {
+            return null;
+        }
+        RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
+        span.method = method;
+        span.host = host;
+        span.port = port;
+        span.target = url;
+        begin(span);
+        return span;
+    }
+
+    /** An internal span: a child of the current span, or a new sampled root. Made current. */
+    public RecordedSpan startInternal(String name) {
+        RecordedSpan parent = CURRENT.get();
+        RecordedSpan span;
+        if (parent != null) {
+            span = childOf(parent, RecordedSpan.KIND_INTERNAL);
+        } else if (sampler.sampleRoot()) {
+            span = new RecordedSpan(RecordedSpan.KIND_INTERNAL);
+            newTrace(span);
+            span.spanId = TraceIds.randomNonZero();
+        } else {
+            return null;
+        }
+        span.name = name;
+        begin(span);
+        makeCurrent(span);
+        return span;
+    }
+
+    /** Ends the span, records it and, if it is current on this thread, restores the previous context. */
+    public void end(RecordedSpan span, long endNanoTime, Throwable thrown, boolean failed) {
+        if (span.isFinished()) {
+            return;
+        }
+        if (CURRENT.get() == span) {
+            CURRENT.set(span.previous);
+        }
+        span.finish(endNanoTime, thrown, failed);
+        sink.accept(span);
+    }
+
+    public void detach(RecordedSpan span) {
+        if (CURRENT.get() == span) {
+            CURRENT.set(span.previous);
+            span.previous = null;
+        }
+    }
+
+    public RecordedSpan current() {
+        return CURRENT.get();
+    }
+
+    public RecordedSpan attach(RecordedSpan context) {
+        RecordedSpan previous = CURRENT.get();
+        if (previous != context) {
+            CURRENT.set(context);
+        }
+        return previous;
+    }
+
+    private RecordedSpan childOf(RecordedSpan parent, byte kind) {
+        RecordedSpan span = new RecordedSpan(kind);
+        span.traceIdHigh = parent.traceIdHigh;
+        span.traceIdLow = parent.traceIdLow;
+        span.parentSpanId = parent.spanId;
+        span.tracestate = parent.tracestate;
+        span.spanId = TraceIds.randomNonZero();
+        return span;
+    }
+
+    private static void newTrace(RecordedSpan span) {
+        span.traceIdHigh = TraceIds.randomNonZero();
+        span.traceIdLow = TraceIds.randomNonZero();
+        span.parentSpanId = 0;
+    }
+
+    private void begin(RecordedSpan span) {
+        long now = System.nanoTime();
+        span.startNanoTime = now;
+        span.startEpochNanos = epochOffsetNanos + now;
+    }
+
+    private static void makeCurrent(RecordedSpan span) {
+        span.previous = CURRENT.get();
+        CURRENT.set(span);
+    }
+}

@@ -1,0 +1,269 @@
+package io.argus.testing;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * A real application JVM, forked with {@code -javaagent:} pointing at an assembled agent folder.
+ * Its output is kept so tests can wait for lines and check what the agent logged.
+ */
+public final class AgentApp implements AutoCloseable {
+
+    /** Classpath entries the application must not see: the agent's own code and its libraries. */
+    private static final List<String> AGENT_SIDE = List.of(
+            "argus-agent-core", "argus-agent-bootstrap", "argus-protocol", "argus-collector-server",
+            "argus-agent-testing", "argus-plugin-", "/byte-buddy", "/netty-", "/protobuf-java", "/jctools-core",
+            "/duckdb", "/jackson-", "/micrometer-", "/junit", "/opentest4j", "/apiguardian", "/assertj",
+            "surefire", "failsafe");
+
+    private final Process process;
+    private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+    private final Path log;
+
+    private AgentApp(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+        Thread pump = new Thread(this::pump, "agent-app-output");
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    public static Builder builder(String mainClass) {
+        return new Builder(mainClass);
+    }
+
+    /** The assembled agent folder, from {@code -Dargus.agent.dir} (set by the build). */
+    public static Path agentDir() {
+        String dir = System.getProperty("argus.agent.dir");
+        if (dir == null) {
+            throw new IllegalStateException("system property argus.agent.dir is not set");
+        }
+        return Paths.get(dir);
+    }
+
+    /** JDKs to run target applications on: the current one, plus Temurin 25 when installed. */
+    public static List<String> javaHomes() {
+        List<String> homes = new ArrayList<>();
+        homes.add(System.getProperty("java.home"));
+        String jdk25 = System.getProperty("argus.test.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64");
+        if (Files.isExecutable(Paths.get(jdk25, "bin", "java"))) {
+            homes.add(jdk25);
+        }
+        return homes;
+    }
+
+    /** This JVM's class path without the agent's own jars and test frameworks. */
+    public static String applicationClasspath() {
+        return Collections.list(new java.util.StringTokenizer(System.getProperty("java.class.path"), File.pathSeparator))
+                .stream().map(Object::toString)
+                .filter(entry -> AGENT_SIDE.stream().noneMatch(entry::contains))
+                .filter(entry -> !isModuleMainClasses(entry))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** A plugin module's own target/classes holds advice code: keep it off the application's path. */
+    private static boolean isModuleMainClasses(String entry) {
+        return entry.endsWith(File.separator + "target" + File.separator + "classes");
+    }
+
+    private void pump() {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                lines.add(line);
+                if (log != null) {
+                    Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                }
+            }
+        } catch (IOException ignored) {
+            // process ended
+        }
+    }
+
+    /** Waits for a line matching {@code regex}; returns the match. Fails if the process dies first. */
+    public Matcher awaitLine(String regex, Duration timeout) {
+        Pattern pattern = Pattern.compile(regex);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int checked = 0;
+        while (System.nanoTime() < deadline) {
+            synchronized (lines) {
+                for (; checked < lines.size(); checked++) {
+                    Matcher m = pattern.matcher(lines.get(checked));
+                    if (m.find()) {
+                        return m;
+                    }
+                }
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("process exited with " + process.exitValue()
+                        + " before printing /" + regex + "/; output:\n" + output());
+            }
+            sleep(20);
+        }
+        throw new IllegalStateException("no line /" + regex + "/ within " + timeout + "; output:\n" + output());
+    }
+
+    public String output() {
+        synchronized (lines) {
+            return String.join("\n", lines);
+        }
+    }
+
+    public List<String> lines() {
+        synchronized (lines) {
+            return new ArrayList<>(lines);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Stops the JVM the way an operator would (SIGTERM, so shutdown hooks run), then forcibly. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static final class Builder {
+        private final String mainClass;
+        private final List<String> args = new ArrayList<>();
+        private final List<String> jvmArgs = new ArrayList<>();
+        private final Map<String, String> agentProperties = new LinkedHashMap<>();
+        private String javaHome = System.getProperty("java.home");
+        private Path agentDir;
+        private boolean withAgent = true;
+        private String classpath;
+        private Path logFile;
+
+        private Builder(String mainClass) {
+            this.mainClass = mainClass;
+            agentProperties.put("argus.metrics.interval", "1s");
+            agentProperties.put("argus.exporter.flushInterval", "20ms");
+        }
+
+        public Builder javaHome(String home) {
+            this.javaHome = home;
+            return this;
+        }
+
+        public Builder withoutAgent() {
+            this.withAgent = false;
+            return this;
+        }
+
+        public Builder agentDir(Path dir) {
+            this.agentDir = dir;
+            return this;
+        }
+
+        /** An {@code argus.*} setting, passed as {@code -D}. */
+        public Builder agent(String key, Object value) {
+            agentProperties.put(key, String.valueOf(value));
+            return this;
+        }
+
+        public Builder service(String name) {
+            return agent("argus.service.name", name);
+        }
+
+        public Builder collector(int ingestPort) {
+            return agent("argus.collector.address", "127.0.0.1:" + ingestPort);
+        }
+
+        public Builder samplingRate(double percent) {
+            return agent("argus.tracing.samplingRate", percent);
+        }
+
+        public Builder jvmArg(String arg) {
+            jvmArgs.add(arg);
+            return this;
+        }
+
+        public Builder args(String... more) {
+            args.addAll(List.of(more));
+            return this;
+        }
+
+        public Builder classpath(String cp) {
+            this.classpath = cp;
+            return this;
+        }
+
+        public Builder logTo(Path file) {
+            this.logFile = file;
+            return this;
+        }
+
+        public List<String> command() {
+            List<String> command = new ArrayList<>();
+            command.add(Paths.get(javaHome, "bin", "java").toString());
+            command.add("-Xmx256m");
+            command.add("-XX:+UseSerialGC");
+            command.add("-XX:TieredStopAtLevel=1");
+            if (withAgent) {
+                Path dir = agentDir != null ? agentDir : agentDir();
+                command.add("-javaagent:" + dir.resolve("argus-agent.jar"));
+                agentProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+            }
+            command.addAll(jvmArgs);
+            command.add("-cp");
+            command.add(classpath != null ? classpath : applicationClasspath());
+            command.add(mainClass);
+            command.addAll(args);
+            return command;
+        }
+
+        public AgentApp start() {
+            try {
+                ProcessBuilder pb = new ProcessBuilder(command()).redirectErrorStream(true);
+                pb.environment().keySet().removeIf(k -> k.startsWith("ARGUS_"));
+                if (logFile != null) {
+                    Files.createDirectories(logFile.getParent());
+                    Files.deleteIfExists(logFile);
+                }
+                return new AgentApp(pb.start(), logFile);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start " + mainClass, e);
+            }
+        }
+    }
+}
