@@ -3,16 +3,16 @@ package io.argus.bootstrap;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
-import java.util.jar.JarFile;
 
 /**
- * Entry point of {@code -javaagent:argus-agent.jar}. Puts the bridge on the bootstrap class path,
+ * Entry point of {@code -javaagent:argus-agent.jar}. Puts the bridge into the bootstrap loader,
  * then starts the agent core inside an isolated class loader. Whatever goes wrong here, the
  * application starts anyway: one line goes to stderr and the agent stays out of the way.
  */
 public final class AgentMain {
 
     private static final String CORE_ENTRY = "io.argus.core.AgentRuntime";
+    private static final String BRIDGE_INSTALLER = "io.argus.core.BridgeInstaller";
     private static volatile boolean started;
 
     private AgentMain() {
@@ -34,8 +34,9 @@ public final class AgentMain {
         long t0 = System.nanoTime();
         try {
             AgentHome home = AgentHome.locate(AgentMain.class);
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(home.bridgeJar()));
             ClassLoader loader = new AgentClassLoader(home.coreClassPath());
+            Class.forName(BRIDGE_INSTALLER, true, loader).getMethod("install", Instrumentation.class, File.class)
+                    .invoke(null, inst, home.bridgeJar());
             Class<?> runtime = Class.forName(CORE_ENTRY, true, loader);
             Method startMethod = runtime.getMethod("start", Instrumentation.class, String.class, File.class,
                     boolean.class, long.class);

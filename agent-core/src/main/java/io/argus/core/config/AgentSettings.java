@@ -15,6 +15,7 @@ public final class AgentSettings {
     public final AgentConfig config;
     public final String serviceName;
     public final String instance;
+    public final String host;
     public final String collectorHost;
     public final int collectorPort;
     public final String token;
@@ -32,7 +33,8 @@ public final class AgentSettings {
         this.config = config;
         AgentLog.setLevel(logLevel(config));
         this.serviceName = config.getString("argus.service.name", defaultServiceName());
-        this.instance = config.getString("argus.service.instance", serviceName + "@" + hostName() + ":" + pid());
+        this.host = hostName();
+        this.instance = config.getString("argus.service.instance", serviceName + "@" + host + ":" + pid());
         String address = config.getString("argus.collector.address", DEFAULT_COLLECTOR);
         int colon = address.lastIndexOf(':');
         int port = colon > 0 ? parsePort(address.substring(colon + 1)) : -1;

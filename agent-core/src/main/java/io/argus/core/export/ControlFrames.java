@@ -2,95 +2,103 @@ package io.argus.core.export;
 
 import io.argus.core.AgentCounters;
 import io.argus.core.config.AgentSettings;
+import io.argus.core.metrics.GaugeSource;
 import io.argus.core.metrics.HttpStats;
 import io.argus.core.metrics.LatencyBuckets;
-import io.argus.protocol.Frame;
-import io.argus.protocol.Gauge;
-import io.argus.protocol.Handshake;
-import io.argus.protocol.Heartbeat;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
-import io.argus.protocol.MetricBatch;
 
 import java.util.List;
 
-/** The infrequent frames (handshake, metrics, heartbeat), built with the generated classes. */
-final class ControlFrames {
+import static io.argus.core.export.WireFields.*;
 
-    static final int PROTOCOL_VERSION = 1;
+/** The infrequent frames: handshake, metrics and heartbeat. */
+final class ControlFrames {
 
     private ControlFrames() {
     }
 
     static byte[] handshake(AgentSettings settings, String agentVersion, long startTimeMillis) {
-        Handshake handshake = Handshake.newBuilder()
-                .setProtocolVersion(PROTOCOL_VERSION)
-                .setService(settings.serviceName)
-                .setInstance(settings.instance)
-                .setAgentVersion(agentVersion)
-                .setToken(settings.token)
-                .setHost(hostOf(settings.instance))
-                .setPid(AgentSettings.pid())
-                .setStartTimeMs(startTimeMillis)
-                .setRuntimeVersion(System.getProperty("java.version", ""))
-                .build();
-        return frame(Frame.newBuilder().setHandshake(handshake).build());
+        ProtoWriter out = new ProtoWriter(256);
+        out.beginFrame();
+        int handshake = out.beginMessage(FRAME_HANDSHAKE);
+        out.writeInt32(HANDSHAKE_PROTOCOL_VERSION, PROTOCOL_VERSION);
+        out.writeString(HANDSHAKE_SERVICE, settings.serviceName);
+        out.writeString(HANDSHAKE_INSTANCE, settings.instance);
+        out.writeString(HANDSHAKE_AGENT_VERSION, agentVersion);
+        out.writeString(HANDSHAKE_TOKEN, settings.token);
+        out.writeString(HANDSHAKE_HOST, settings.host);
+        out.writeUInt64(HANDSHAKE_PID, AgentSettings.pid());
+        out.writeUInt64(HANDSHAKE_START_TIME_MS, startTimeMillis);
+        out.writeString(HANDSHAKE_RUNTIME_VERSION, System.getProperty("java.version", ""));
+        out.endMessage(handshake);
+        return out.endFrame();
+    }
+
+    /** Collects gauges straight into the frame being written. */
+    interface GaugeWriter {
+        void writeGauges(GaugeSource.GaugeSink sink);
     }
 
     static byte[] metrics(long timestampMillis, long intervalMillis, List<HttpStats.Snapshot> server,
-                          List<HttpStats.Snapshot> client, List<Gauge> gauges) {
-        MetricBatch.Builder batch = MetricBatch.newBuilder().setTimestampMs(timestampMillis).setIntervalMs(intervalMillis);
-        for (int i = 0; i < LatencyBuckets.boundCount(); i++) {
-            batch.addBucketBoundsNanos(LatencyBuckets.bound(i));
+                          List<HttpStats.Snapshot> client, GaugeWriter gauges) {
+        final ProtoWriter out = new ProtoWriter(4096);
+        out.beginFrame();
+        int batch = out.beginMessage(FRAME_METRICS);
+        out.writeUInt64(METRICS_TIMESTAMP_MS, timestampMillis);
+        out.writeUInt64(METRICS_INTERVAL_MS, intervalMillis);
+        long[] bounds = new long[LatencyBuckets.boundCount()];
+        for (int i = 0; i < bounds.length; i++) {
+            bounds[i] = LatencyBuckets.bound(i);
         }
-        addHttp(batch, HttpMetricKind.HTTP_METRIC_KIND_SERVER, server);
-        addHttp(batch, HttpMetricKind.HTTP_METRIC_KIND_CLIENT, client);
-        batch.addAllJvm(gauges);
-        return frame(Frame.newBuilder().setMetrics(batch).build());
+        out.writePackedInt64(METRICS_BUCKET_BOUNDS_NANOS, bounds, bounds.length);
+        writeHttp(out, HTTP_KIND_SERVER, server);
+        writeHttp(out, HTTP_KIND_CLIENT, client);
+        gauges.writeGauges(new GaugeSource.GaugeSink() {
+            @Override
+            public void gauge(String name, double value) {
+                if (Double.isNaN(value) || Double.isInfinite(value)) {
+                    return;
+                }
+                int gauge = out.beginMessage(METRICS_JVM);
+                out.writeString(GAUGE_NAME, name);
+                out.writeDouble(GAUGE_VALUE, value);
+                out.endMessage(gauge);
+            }
+        });
+        out.endMessage(batch);
+        return out.endFrame();
     }
 
-    private static void addHttp(MetricBatch.Builder batch, HttpMetricKind kind, List<HttpStats.Snapshot> cells) {
+    private static void writeHttp(ProtoWriter out, int kind, List<HttpStats.Snapshot> cells) {
         for (HttpStats.Snapshot s : cells) {
-            HttpMetric.Builder metric = HttpMetric.newBuilder().setKind(kind).setMethod(s.method).setTarget(s.target)
-                    .setStatus(s.status).setCount(s.count).setErrors(s.errors).setSumNanos(s.sumNanos)
-                    .setMinNanos(s.minNanos).setMaxNanos(s.maxNanos);
+            int metric = out.beginMessage(METRICS_HTTP);
+            out.writeInt32(HTTP_KIND, kind);
+            out.writeString(HTTP_METHOD, s.method);
+            out.writeString(HTTP_TARGET, s.target);
+            out.writeInt32(HTTP_STATUS, s.status);
+            out.writeUInt64(HTTP_COUNT, s.count);
+            out.writeUInt64(HTTP_ERRORS, s.errors);
+            out.writeUInt64(HTTP_SUM_NANOS, s.sumNanos);
+            out.writeUInt64(HTTP_MIN_NANOS, s.minNanos);
+            out.writeUInt64(HTTP_MAX_NANOS, s.maxNanos);
             int last = s.bucketCounts.length - 1;
             while (last >= 0 && s.bucketCounts[last] == 0) {
                 last--;
             }
-            for (int i = 0; i <= last; i++) {
-                metric.addBucketCounts(s.bucketCounts[i]);
-            }
-            batch.addHttp(metric);
+            out.writePackedInt64(HTTP_BUCKET_COUNTS, s.bucketCounts, last + 1);
+            out.endMessage(metric);
         }
     }
 
     static byte[] heartbeat(AgentCounters counters) {
-        Heartbeat heartbeat = Heartbeat.newBuilder()
-                .setTimestampMs(System.currentTimeMillis())
-                .setDroppedSpans(counters.droppedSpans.get())
-                .setDroppedMetrics(counters.droppedMetricBatches.get())
-                .setAdviceErrors(counters.adviceErrors.get())
-                .setSentSpans(counters.sentSpans.get())
-                .build();
-        return frame(Frame.newBuilder().setHeartbeat(heartbeat).build());
-    }
-
-    private static byte[] frame(Frame frame) {
-        int size = frame.getSerializedSize();
-        byte[] out = new byte[4 + size];
-        SpanEncoder.writeLength(out, size);
-        try {
-            frame.writeTo(com.google.protobuf.CodedOutputStream.newInstance(out, 4, size));
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot serialize frame", e);
-        }
-        return out;
-    }
-
-    private static String hostOf(String instance) {
-        int at = instance.indexOf('@');
-        int colon = instance.lastIndexOf(':');
-        return at >= 0 && colon > at ? instance.substring(at + 1, colon) : "";
+        ProtoWriter out = new ProtoWriter(64);
+        out.beginFrame();
+        int heartbeat = out.beginMessage(FRAME_HEARTBEAT);
+        out.writeUInt64(HEARTBEAT_TIMESTAMP_MS, System.currentTimeMillis());
+        out.writeUInt64(HEARTBEAT_DROPPED_SPANS, counters.droppedSpans.get());
+        out.writeUInt64(HEARTBEAT_DROPPED_METRICS, counters.droppedMetricBatches.get());
+        out.writeUInt64(HEARTBEAT_ADVICE_ERRORS, counters.adviceErrors.get());
+        out.writeUInt64(HEARTBEAT_SENT_SPANS, counters.sentSpans.get());
+        out.endMessage(heartbeat);
+        return out.endFrame();
     }
 }

@@ -6,7 +6,6 @@ import io.argus.core.config.AgentSettings;
 import io.argus.core.metrics.GaugeSource;
 import io.argus.core.metrics.HttpMetricsTable;
 import io.argus.core.trace.RecordedSpan;
-import io.argus.protocol.Gauge;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +24,9 @@ public final class Exporter implements Runnable {
     private final HttpMetricsTable clientMetrics;
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
-    private final CollectorConnection connection;
+    /** Created on the exporter thread, so that Netty loads off the application's start-up path. */
+    private volatile CollectorConnection connection;
+    private final String agentVersion;
     private final SpanEncoder encoder = new SpanEncoder();
     private final List<RecordedSpan> batch;
     private final Thread thread;
@@ -40,11 +41,7 @@ public final class Exporter implements Runnable {
         this.clientMetrics = clientMetrics;
         this.counters = counters;
         this.batch = new ArrayList<RecordedSpan>(settings.batchSize);
-        this.connection = settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
-                ? new CollectorConnection(settings.collectorHost, settings.collectorPort,
-                ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
-                settings.maxPendingBytes, settings.maxBackoffMillis)
-                : null;
+        this.agentVersion = agentVersion;
         this.thread = new Thread(this, "argus-exporter");
         this.thread.setDaemon(true);
     }
@@ -55,14 +52,29 @@ public final class Exporter implements Runnable {
 
     public void start() {
         lastMetricsMillis = System.currentTimeMillis();
-        if (connection != null) {
-            connection.start();
-        }
         thread.start();
+    }
+
+    private void connect() {
+        if (settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR) {
+            return;
+        }
+        // The shaded Netty reads this relocated property: no sun.misc.Unsafe, so no JDK 24+ warnings.
+        System.setProperty("io.netty.noUnsafe", "true");
+        try {
+            CollectorConnection created = new CollectorConnection(settings.collectorHost, settings.collectorPort,
+                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
+                    settings.maxPendingBytes, settings.maxBackoffMillis);
+            created.start();
+            connection = created;
+        } catch (Throwable t) {
+            AgentLog.error("cannot set up the collector connection; spans and metrics will be dropped", t);
+        }
     }
 
     @Override
     public void run() {
+        connect();
         long parkNanos = settings.flushIntervalMillis * 1_000_000L;
         while (running) {
             try {
@@ -87,12 +99,13 @@ public final class Exporter implements Runnable {
         if (n == 0) {
             return 0;
         }
-        if (connection == null) {
+        CollectorConnection connection = this.connection;
+        if (settings.exporterMode == AgentSettings.ExporterMode.DISCARD) {
             counters.sentSpans.addAndGet(n);
             return n;
         }
         try {
-            if (connection.send(encoder.encode(batch))) {
+            if (connection != null && connection.send(encoder.encode(batch))) {
                 counters.sentSpans.addAndGet(n);
             } else {
                 counters.droppedSpans.addAndGet(n);
@@ -109,26 +122,23 @@ public final class Exporter implements Runnable {
         long interval = now - lastMetricsMillis;
         lastMetricsMillis = now;
         byte[] metrics = ControlFrames.metrics(now, interval, serverMetrics.takeSnapshots(),
-                clientMetrics.takeSnapshots(), sampleGauges());
-        if (connection == null) {
+                clientMetrics.takeSnapshots(), new ControlFrames.GaugeWriter() {
+                    @Override
+                    public void writeGauges(GaugeSource.GaugeSink sink) {
+                        sampleGauges(sink);
+                    }
+                });
+        CollectorConnection connection = this.connection;
+        if (settings.exporterMode == AgentSettings.ExporterMode.DISCARD) {
             return;
         }
-        if (!connection.send(metrics)) {
+        if (connection == null || !connection.send(metrics)) {
             counters.droppedMetricBatches.incrementAndGet();
         }
         connection.send(ControlFrames.heartbeat(counters));
     }
 
-    private List<Gauge> sampleGauges() {
-        final List<Gauge> out = new ArrayList<Gauge>();
-        GaugeSource.GaugeSink sink = new GaugeSource.GaugeSink() {
-            @Override
-            public void gauge(String name, double value) {
-                if (!Double.isNaN(value) && !Double.isInfinite(value)) {
-                    out.add(Gauge.newBuilder().setName(name).setValue(value).build());
-                }
-            }
-        };
+    private void sampleGauges(GaugeSource.GaugeSink sink) {
         for (GaugeSource source : gauges) {
             try {
                 source.sample(sink);
@@ -141,7 +151,6 @@ public final class Exporter implements Runnable {
         sink.gauge("agent.metrics.dropped", counters.droppedMetricBatches.get());
         sink.gauge("agent.advice.errors", counters.adviceErrors.get());
         sink.gauge("agent.queue.size", queue.size());
-        return out;
     }
 
     /** On JVM exit: send what is queued and the last metrics, waiting at most {@code timeoutMillis}. */
@@ -161,12 +170,9 @@ public final class Exporter implements Runnable {
         } catch (Throwable t) {
             AgentLog.debug("final flush failed: " + t);
         }
+        CollectorConnection connection = this.connection;
         if (connection != null) {
             connection.close(timeoutMillis);
         }
-    }
-
-    public boolean isConnected() {
-        return connection != null && connection.isConnected();
     }
 }

@@ -3,21 +3,21 @@ package io.argus.core.export;
 import io.argus.core.AgentCounters;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.SpanSink;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
 import java.util.List;
 
 /**
  * The bounded hand-off between application threads and the exporter thread: a lock-free
- * multi-producer array queue. A full queue drops the span and counts it; it never blocks.
+ * multi-producer array queue (the variant built on atomics, not sun.misc.Unsafe). A full queue drops the span and counts it; it never blocks.
  */
 public final class SpanQueue implements SpanSink {
 
-    private final MpscArrayQueue<RecordedSpan> queue;
+    private final MpscAtomicArrayQueue<RecordedSpan> queue;
     private final AgentCounters counters;
 
     public SpanQueue(int capacity, AgentCounters counters) {
-        this.queue = new MpscArrayQueue<RecordedSpan>(capacity);
+        this.queue = new MpscAtomicArrayQueue<RecordedSpan>(capacity);
         this.counters = counters;
     }
 

@@ -1,0 +1,94 @@
+package io.argus.core.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AgentConfigTest {
+
+    private static Properties props(String... kv) {
+        Properties p = new Properties();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.setProperty(kv[i], kv[i + 1]);
+        }
+        return p;
+    }
+
+    @Test
+    void systemPropertyBeatsEnvironmentBeatsFile() {
+        Map<String, String> env = new HashMap<>();
+        env.put("ARGUS_TRACING_SAMPLINGRATE", "20");
+        Properties file = props("argus.tracing.samplingRate", "30", "argus.service.name", "from-file");
+        AgentConfig config = new AgentConfig(props("argus.tracing.samplingRate", "10"), env, file);
+        assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isEqualTo(10);
+
+        config = new AgentConfig(props(), env, file);
+        assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isEqualTo(20);
+        assertThat(config.getString("argus.service.name", "x")).isEqualTo("from-file");
+
+        config = new AgentConfig(props(), new HashMap<>(), file);
+        assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isEqualTo(30);
+    }
+
+    @Test
+    void environmentAcceptsCamelCaseSplitWithUnderscores() {
+        Map<String, String> env = new HashMap<>();
+        env.put("ARGUS_TRACING_SAMPLING_RATE", "12.5");
+        AgentConfig config = new AgentConfig(props(), env, props());
+        assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isEqualTo(12.5);
+        assertThat(AgentConfig.envName("argus.plugin.jdk-http-client.enabled", false))
+                .isEqualTo("ARGUS_PLUGIN_JDK_HTTP_CLIENT_ENABLED");
+    }
+
+    @Test
+    void badValuesFallBackToDefaultsWithAClearError() {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true));
+        try {
+            AgentConfig config = new AgentConfig(props("argus.tracing.samplingRate", "150",
+                    "argus.metrics.interval", "soon", "argus.plugin.jetty.enabled", "maybe",
+                    "argus.exporter.queueSize", "-1"), new HashMap<>(), props());
+            assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isZero();
+            assertThat(config.getDurationMillis("argus.metrics.interval", 10_000, 100, 3_600_000)).isEqualTo(10_000);
+            assertThat(config.getBoolean("argus.plugin.jetty.enabled", true)).isTrue();
+            assertThat(config.getInt("argus.exporter.queueSize", 8192, 16, 1 << 22)).isEqualTo(8192);
+        } finally {
+            System.setErr(original);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        assertThat(log).contains("invalid value '150' for argus.tracing.samplingRate: expected a number from 0 to 100")
+                .contains("invalid value 'soon' for argus.metrics.interval")
+                .contains("invalid value 'maybe' for argus.plugin.jetty.enabled: expected true or false")
+                .contains("invalid value '-1' for argus.exporter.queueSize");
+    }
+
+    @Test
+    void parsesDurationsAndPercentSigns() {
+        AgentConfig config = new AgentConfig(props("a", "250ms", "b", "10s", "c", "2m", "d", "1500", "rate", "5%"),
+                new HashMap<>(), props());
+        assertThat(config.getDurationMillis("a", 0, 0, Long.MAX_VALUE)).isEqualTo(250);
+        assertThat(config.getDurationMillis("b", 0, 0, Long.MAX_VALUE)).isEqualTo(10_000);
+        assertThat(config.getDurationMillis("c", 0, 0, Long.MAX_VALUE)).isEqualTo(120_000);
+        assertThat(config.getDurationMillis("d", 0, 0, Long.MAX_VALUE)).isEqualTo(1500);
+        assertThat(config.getDouble("rate", 0, 0, 100)).isEqualTo(5);
+    }
+
+    @Test
+    void settingsParseCollectorAddressAndPluginSwitches() {
+        AgentSettings settings = new AgentSettings(new AgentConfig(props("argus.collector.address", "collector.local:7000",
+                "argus.plugin.jetty.enabled", "false", "argus.service.name", "svc"), new HashMap<>(), props()));
+        assertThat(settings.collectorHost).isEqualTo("collector.local");
+        assertThat(settings.collectorPort).isEqualTo(7000);
+        assertThat(settings.pluginEnabled("jetty")).isFalse();
+        assertThat(settings.pluginEnabled("jvm")).isTrue();
+        assertThat(settings.instance).startsWith("svc@");
+    }
+}

@@ -1,0 +1,149 @@
+package io.argus.core.export;
+
+import io.argus.core.AgentCounters;
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.metrics.LatencyBuckets;
+import io.argus.core.trace.RecordedSpan;
+import io.argus.core.trace.Sampler;
+import io.argus.core.trace.Tracer;
+import io.argus.protocol.Frame;
+import io.argus.protocol.HttpMetric;
+import io.argus.protocol.HttpMetricKind;
+import io.argus.protocol.MetricBatch;
+import io.argus.protocol.Span;
+import io.argus.protocol.SpanKind;
+import io.argus.protocol.SpanStatus;
+import io.argus.protocol.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The agent writes the wire format by hand; the generated classes must read it back exactly. */
+class WireFormatTest {
+
+    private static Frame decode(byte[] frame) throws Exception {
+        int length = ByteBuffer.wrap(frame).getInt();
+        assertThat(length).isEqualTo(frame.length - 4);
+        return Frame.parseFrom(ByteBuffer.wrap(frame, 4, length));
+    }
+
+    private static Map<String, String> tags(Span span) {
+        Map<String, String> tags = new HashMap<>();
+        for (Tag tag : span.getTagsList()) {
+            tags.put(tag.getKey(), tag.getValue());
+        }
+        return tags;
+    }
+
+    @Test
+    void spanBatchDecodesWithGeneratedClasses() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        RecordedSpan server = tracer.startServer("GET", "/front/call", null, null, null);
+        RecordedSpan client = tracer.startClient("POST", "back.local", 8081, "http://back.local:8081/x?q=é✓𝄞");
+        client.tag("custom", "ü".repeat(300));
+        client.setHttpStatus(503);
+        tracer.end(client, System.nanoTime(), null, true);
+        server.setHttpStatus(200);
+        tracer.end(server, System.nanoTime(), null, false);
+
+        Frame frame = decode(new SpanEncoder().encode(spans));
+        assertThat(frame.getBodyCase()).isEqualTo(Frame.BodyCase.SPANS);
+        List<Span> decoded = frame.getSpans().getSpansList();
+        assertThat(decoded).hasSize(2);
+
+        Span c = decoded.get(0);
+        assertThat(c.getTraceIdHigh()).isEqualTo(client.traceIdHigh());
+        assertThat(c.getTraceIdLow()).isEqualTo(client.traceIdLow());
+        assertThat(c.getSpanId()).isEqualTo(client.spanId());
+        assertThat(c.getParentSpanId()).isEqualTo(server.spanId());
+        assertThat(c.getKind()).isEqualTo(SpanKind.SPAN_KIND_CLIENT);
+        assertThat(c.getStatus()).isEqualTo(SpanStatus.SPAN_STATUS_ERROR);
+        assertThat(c.getName()).isEqualTo("POST back.local");
+        assertThat(c.getDurationNanos()).isEqualTo(client.durationNanos());
+        assertThat(c.getStartEpochNanos()).isEqualTo(client.startEpochNanos());
+        assertThat(tags(c)).containsEntry("http.method", "POST")
+                .containsEntry("http.url", "http://back.local:8081/x?q=é✓𝄞")
+                .containsEntry("http.status_code", "503")
+                .containsEntry("peer", "back.local:8081")
+                .containsEntry("custom", "ü".repeat(300));
+
+        Span s = decoded.get(1);
+        assertThat(s.getParentSpanId()).isZero();
+        assertThat(s.getKind()).isEqualTo(SpanKind.SPAN_KIND_SERVER);
+        assertThat(s.getStatus()).isEqualTo(SpanStatus.SPAN_STATUS_OK);
+        assertThat(s.getName()).isEqualTo("GET /front/call");
+        assertThat(tags(s)).containsEntry("http.path", "/front/call").containsEntry("http.status_code", "200");
+    }
+
+    @Test
+    void largeBatchesKeepEveryLengthRight() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        for (int i = 0; i < 2000; i++) {
+            RecordedSpan span = tracer.startServer("GET", "/path/" + i, null, null, null);
+            tracer.end(span, System.nanoTime(), null, false);
+        }
+        Frame frame = decode(new SpanEncoder().encode(spans));
+        assertThat(frame.getSpans().getSpansCount()).isEqualTo(2000);
+        assertThat(frame.getSpans().getSpans(1999).getName()).isEqualTo("GET /path/1999");
+    }
+
+    @Test
+    void controlFramesDecode() throws Exception {
+        Properties props = new Properties();
+        props.setProperty("argus.service.name", "front");
+        props.setProperty("argus.collector.token", "secret");
+        AgentSettings settings = new AgentSettings(new AgentConfig(props, new HashMap<>(), new Properties()));
+        Frame handshake = decode(ControlFrames.handshake(settings, "1.2.3", 1234));
+        assertThat(handshake.getHandshake().getProtocolVersion()).isEqualTo(1);
+        assertThat(handshake.getHandshake().getService()).isEqualTo("front");
+        assertThat(handshake.getHandshake().getToken()).isEqualTo("secret");
+        assertThat(handshake.getHandshake().getAgentVersion()).isEqualTo("1.2.3");
+        assertThat(handshake.getHandshake().getStartTimeMs()).isEqualTo(1234);
+        assertThat(handshake.getHandshake().getPid()).isPositive();
+
+        HttpMetricsTable server = new HttpMetricsTable(10);
+        server.record("GET", "/a", 200, 2_000_000, false);
+        server.record("GET", "/a", 200, 4_000_000, false);
+        HttpMetricsTable client = new HttpMetricsTable(10);
+        client.record("GET", "back", 0, 1_000, true);
+        Frame metrics = decode(ControlFrames.metrics(99, 1000, server.takeSnapshots(), client.takeSnapshots(),
+                sink -> {
+                    sink.gauge("jvm.heap.used", 123.5);
+                    sink.gauge("nan", Double.NaN);
+                }));
+        MetricBatch batch = metrics.getMetrics();
+        assertThat(batch.getTimestampMs()).isEqualTo(99);
+        assertThat(batch.getBucketBoundsNanosCount()).isEqualTo(LatencyBuckets.boundCount());
+        assertThat(batch.getHttpCount()).isEqualTo(2);
+        HttpMetric s = batch.getHttp(0);
+        assertThat(s.getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_SERVER);
+        assertThat(s.getTarget()).isEqualTo("/a");
+        assertThat(s.getCount()).isEqualTo(2);
+        assertThat(s.getSumNanos()).isEqualTo(6_000_000);
+        assertThat(s.getBucketCountsList().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+        HttpMetric c = batch.getHttp(1);
+        assertThat(c.getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_CLIENT);
+        assertThat(c.getErrors()).isEqualTo(1);
+        assertThat(c.getStatus()).isZero();
+        assertThat(batch.getJvmList()).hasSize(1);
+        assertThat(batch.getJvm(0).getValue()).isEqualTo(123.5);
+
+        AgentCounters counters = new AgentCounters();
+        counters.droppedSpans.set(7);
+        Frame heartbeat = decode(ControlFrames.heartbeat(counters));
+        assertThat(heartbeat.getHeartbeat().getDroppedSpans()).isEqualTo(7);
+        assertThat(Collections.singleton(heartbeat.getBodyCase())).containsExactly(Frame.BodyCase.HEARTBEAT);
+    }
+}
