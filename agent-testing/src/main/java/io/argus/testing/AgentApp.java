@@ -240,7 +240,7 @@ public final class AgentApp implements AutoCloseable {
             command.add("-XX:+UseSerialGC");
             command.add("-XX:TieredStopAtLevel=1");
             if (withAgent) {
-                Path dir = agentDir != null ? agentDir : agentDir();
+                Path dir = agentDir != null ? agentDir : AgentApp.agentDir();
                 command.add("-javaagent:" + dir.resolve("argus-agent.jar"));
                 agentProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             }

@@ -28,8 +28,22 @@ public final class TestCollector implements AutoCloseable {
     }
 
     public static TestCollector start(Path dataDir) {
+        return start(dataDir, 0);
+    }
+
+    /** On a chosen ingest port, e.g. to bring a collector back where agents expect it. */
+    public static TestCollector start(Path dataDir, int ingestPort) {
         return new TestCollector(Collector.start(CollectorConfig.builder()
-                .ingestPort(0).httpPort(0).dataDir(dataDir).build()));
+                .ingestPort(ingestPort).httpPort(0).dataDir(dataDir).build()));
+    }
+
+    /** A loopback port that was free a moment ago. */
+    public static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public int ingestPort() {

@@ -1,0 +1,83 @@
+package io.argus.distribution;
+
+import io.argus.distribution.apps.ClassVisibilityApp;
+import io.argus.testing.AgentApp;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** However the agent is switched off or broken, the application starts and runs. */
+class FailureModesIT {
+
+    private static String testClasses() {
+        return Paths.get(System.getProperty("argus.home")).getParent().resolve("test-classes").toString();
+    }
+
+    private static AgentApp.Builder app() {
+        return AgentApp.builder(ClassVisibilityApp.class.getName()).classpath(testClasses())
+                .agent("argus.exporter.mode", "discard").args("io.argus.bridge.Argus");
+    }
+
+    private static List<String> agentLines(AgentApp app) {
+        return app.lines().stream().filter(l -> l.startsWith("[argus]")).collect(Collectors.toList());
+    }
+
+    @Test
+    void disabledAgentLeavesTheJvmUntouched() {
+        try (AgentApp app = app().agent("argus.enabled", "false").start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            assertThat(agentLines(app)).isEmpty();
+            assertThat(app.output()).contains("CLASS io.argus.bridge.Argus HIDDEN");
+        }
+    }
+
+    @Test
+    void brokenInstallationLogsOneLineAndTheApplicationRuns() throws IOException {
+        Path broken = Files.createTempDirectory("argus-broken-agent");
+        Path agent = Paths.get(System.getProperty("argus.agent.dir"));
+        Files.createDirectories(broken.resolve("lib"));
+        Files.copy(agent.resolve("argus-agent.jar"), broken.resolve("argus-agent.jar"));
+        Files.copy(agent.resolve("lib/argus-bridge.jar"), broken.resolve("lib/argus-bridge.jar"));
+        // lib/argus-core.jar is missing
+        try (AgentApp app = app().agentDir(broken).start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            assertThat(agentLines(app)).hasSize(1);
+            assertThat(agentLines(app).get(0)).contains("agent failed to start").contains("argus-core.jar");
+        }
+    }
+
+    @Test
+    void badConfigValueIsReportedAndTheDefaultUsed() {
+        try (AgentApp app = app().agent("argus.tracing.samplingRate", "lots")
+                .agent("argus.metrics.interval", "-5s").start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            assertThat(app.output())
+                    .contains("invalid value 'lots' for argus.tracing.samplingRate: expected a number from 0 to 100; using the default 0")
+                    .contains("invalid value '-5s' for argus.metrics.interval")
+                    .contains("[argus] Argus");
+        }
+    }
+
+    @Test
+    void everyPluginLoadsFromTheDistribution() throws IOException {
+        try (Stream<Path> plugins = Files.list(Paths.get(System.getProperty("argus.agent.dir"), "plugins"))) {
+            assertThat(plugins.map(p -> p.getFileName().toString()).collect(Collectors.toList()))
+                    .contains("argus-plugin-jvm.jar", "argus-plugin-jetty.jar");
+        }
+        try (AgentApp app = app().start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            String started = app.awaitLine("\\[argus\\] Argus .* started", Duration.ofSeconds(5)).group();
+            assertThat(app.output()).containsPattern("plugins=\\[.*jvm.*\\]").containsPattern("plugins=\\[.*jetty.*\\]");
+            assertThat(started).isNotEmpty();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.argus.distribution;
+
+import io.argus.distribution.apps.BundledLibrariesApp;
+import io.argus.distribution.apps.ClassVisibilityApp;
+import io.argus.testing.AgentApp;
+import io.argus.testing.CollectorClient;
+import io.argus.testing.TestCollector;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The application never sees the agent's libraries, and its own versions of them keep working. */
+class IsolationIT {
+
+    private static final String[] AGENT_CLASSES = {
+            "io.argus.shaded.net.bytebuddy.ByteBuddy",
+            "io.argus.shaded.io.netty.channel.Channel",
+            "io.argus.shaded.org.jctools.queues.atomic.MpscAtomicArrayQueue",
+            "io.argus.core.AgentRuntime",
+            "io.argus.plugin.jetty.JettyPlugin",
+            "net.bytebuddy.ByteBuddy",
+            "io.netty.channel.Channel",
+            "com.google.protobuf.Message",
+    };
+
+    private static String testClasses() {
+        return Paths.get(System.getProperty("argus.home")).getParent().resolve("test-classes").toString();
+    }
+
+    @Test
+    void agentLibrariesCannotBeLoadedByTheApplication() {
+        try (TestCollector collector = TestCollector.start();
+             AgentApp app = AgentApp.builder(ClassVisibilityApp.class.getName())
+                     .classpath(testClasses())
+                     .collector(collector.ingestPort()).samplingRate(100).service("visibility")
+                     .args(AGENT_CLASSES).args("io.argus.bridge.Argus")
+                     .start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            assertThat(app.output()).contains("[argus] Argus");
+            for (String name : AGENT_CLASSES) {
+                assertThat(app.output()).contains("CLASS " + name + " HIDDEN");
+            }
+            // the bridge alone is on the bootstrap path, by design: advice in any class loader calls it
+            assertThat(app.output()).contains("CLASS io.argus.bridge.Argus VISIBLE");
+        }
+    }
+
+    @Test
+    void applicationWithItsOwnNettyAndProtobufWorks() throws IOException {
+        String libs;
+        try (Stream<Path> jars = Files.list(Paths.get(System.getProperty("argus.home")).getParent().resolve("isolation-libs"))) {
+            libs = jars.map(Path::toString).sorted().collect(Collectors.joining(File.pathSeparator));
+        }
+        try (TestCollector collector = TestCollector.start();
+             AgentApp app = AgentApp.builder(BundledLibrariesApp.class.getName())
+                     .classpath(testClasses() + File.pathSeparator + libs)
+                     .collector(collector.ingestPort()).samplingRate(100).service("bundled")
+                     .jvmArg("-Dstay.ms=3000")
+                     .start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            assertThat(app.output()).contains("NETTY 4.1.118.Final").contains("protobuf-java-3.21.9.jar")
+                    .contains("ECHO hello");
+            // meanwhile the agent's own (shaded) Netty connected to the collector
+            CollectorClient.await("agent handshake", Duration.ofSeconds(20), collector.client()::agents,
+                    agents -> agents.toString().contains("bundled"));
+        }
+    }
+}

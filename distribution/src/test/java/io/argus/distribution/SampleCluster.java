@@ -1,0 +1,92 @@
+package io.argus.distribution;
+
+import io.argus.testing.AgentApp;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/** The sample service as users run it: a back and a front JVM, each with the assembled agent. */
+final class SampleCluster implements AutoCloseable {
+
+    static final Duration STARTUP = Duration.ofSeconds(60);
+
+    final AgentApp back;
+    final AgentApp front;
+    final int backPort;
+    final int frontPort;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private SampleCluster(AgentApp back, int backPort, AgentApp front, int frontPort) {
+        this.back = back;
+        this.backPort = backPort;
+        this.front = front;
+        this.frontPort = frontPort;
+    }
+
+    static Path home() {
+        return Paths.get(System.getProperty("argus.home"));
+    }
+
+    static String perfClasspath() {
+        return home().resolve("perf/lib").toString() + "/*";
+    }
+
+    /** {@code agentSettings} applies to both JVMs (collector, sampling, ...). */
+    static SampleCluster start(String javaHome, String logTag, Consumer<AgentApp.Builder> agentSettings) {
+        AgentApp back = null;
+        try {
+            AgentApp.Builder backBuilder = service(javaHome, "back", logTag).args("--name", "back", "--port", "0");
+            agentSettings.accept(backBuilder);
+            back = backBuilder.start();
+            int backPort = Integer.parseInt(back.awaitLine("Started @\\d+ms port=(\\d+)", STARTUP).group(1));
+            AgentApp.Builder frontBuilder = service(javaHome, "front", logTag)
+                    .args("--name", "front", "--port", "0", "--downstream", "http://127.0.0.1:" + backPort);
+            agentSettings.accept(frontBuilder);
+            AgentApp front = frontBuilder.start();
+            int frontPort = Integer.parseInt(front.awaitLine("Started @\\d+ms port=(\\d+)", STARTUP).group(1));
+            return new SampleCluster(back, backPort, front, frontPort);
+        } catch (RuntimeException e) {
+            if (back != null) {
+                back.close();
+            }
+            throw e;
+        }
+    }
+
+    private static AgentApp.Builder service(String javaHome, String name, String logTag) {
+        return AgentApp.builder("io.argus.perf.sample.SampleService")
+                .javaHome(javaHome)
+                .classpath(perfClasspath())
+                .service(name)
+                .logTo(Paths.get(System.getProperty("argus.test.logs", "target/app-logs"), logTag + "-" + name + ".log"));
+    }
+
+    /** GET on the front service; returns the status code. */
+    int get(String path) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + frontPort + path)).timeout(Duration.ofSeconds(15)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode();
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        front.close();
+        back.close();
+    }
+}
