@@ -104,7 +104,7 @@ public final class AgentRuntime {
                 continue;
             }
             try {
-                Probes declared = new Probes(name);
+                Probes declared = new Probes(name, settings);
                 plugin.instrument(declared);
                 plugin.start(context);
                 probes.addAll(declared.probes());

@@ -1,5 +1,7 @@
 package io.argus.core.plugin;
 
+import io.argus.core.config.AgentSettings;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,10 +10,17 @@ import java.util.List;
 public final class Probes {
 
     private final String pluginName;
+    private final AgentSettings settings;
     private final List<TypeProbe> probes = new ArrayList<TypeProbe>();
 
-    public Probes(String pluginName) {
+    public Probes(String pluginName, AgentSettings settings) {
         this.pluginName = pluginName;
+        this.settings = settings;
+    }
+
+    /** The agent's settings, for plugins whose targets are configured (e.g. method tracing). */
+    public AgentSettings settings() {
+        return settings;
     }
 
     /** Probes one class, matched by its exact name: the cheapest match there is. */
