@@ -30,6 +30,9 @@ final class AdviceTransformerFactory {
 
     static ClassFileTransformer create(List<TypeProbe> probes, ClassLoader agentLoader,
                                                  AgentCounters counters, AtomicLong transformedClasses) {
+        // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
+        // touching it makes JDK 24+ print deprecation warnings on the application's console.
+        System.setProperty("net.bytebuddy.safe", "true");
         Advice.ExceptionHandler countErrors;
         try {
             countErrors = new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
