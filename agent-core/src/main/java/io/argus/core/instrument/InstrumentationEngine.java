@@ -49,8 +49,10 @@ public final class InstrumentationEngine {
         initThread = new Thread(new Runnable() {
             @Override
             public void run() {
+                long t0 = System.nanoTime();
                 try {
                     byteBuddy = AdviceTransformerFactory.create(probes, agentLoader, counters, transformedClasses);
+                    AgentLog.debug("instrumentation engine ready in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 } catch (Throwable t) {
                     AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
                 } finally {
@@ -122,12 +124,16 @@ public final class InstrumentationEngine {
             }
             ClassFileTransformer delegate = byteBuddy;
             if (delegate == null) {
+                long waitStart = System.nanoTime();
                 delegate = awaitReady();
+                AgentLog.debug(className + " waited " + (System.nanoTime() - waitStart) / 1_000_000
+                        + " ms for the instrumentation engine");
                 if (delegate == null) {
                     return null;
                 }
             }
             inside.set(Boolean.TRUE);
+            long t0 = System.nanoTime();
             try {
                 return delegate.transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
             } catch (Throwable t) {
@@ -135,6 +141,9 @@ public final class InstrumentationEngine {
                 return null;
             } finally {
                 inside.remove();
+                if (AgentLog.isDebug()) {
+                    AgentLog.debug("transform of " + className + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                }
             }
         }
     }
