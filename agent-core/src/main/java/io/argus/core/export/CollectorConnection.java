@@ -7,6 +7,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
@@ -62,6 +63,7 @@ final class CollectorConnection {
         if (closed) {
             return;
         }
+        AgentLog.debug("connecting to collector " + host + ":" + port);
         bootstrap.connect(host, port).addListener(new ChannelFutureListener() {
             @Override
             public void operationComplete(ChannelFuture future) {
@@ -101,6 +103,7 @@ final class CollectorConnection {
             reportedDown = true;
         }
         long delay = backoffMillis;
+        AgentLog.debug("collector down (" + reason + "); next attempt in " + delay + " ms");
         backoffMillis = Math.min(maxBackoffMillis, backoffMillis * 2);
         group.schedule(new Runnable() {
             @Override
@@ -137,6 +140,7 @@ final class CollectorConnection {
     }
 
     /** The collector never answers; anything it sends is discarded and errors just close the channel. */
+    @ChannelHandler.Sharable
     private static final class IgnoreInbound extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
