@@ -49,7 +49,8 @@ public final class AgentRuntime {
         ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
         List<String> started = new ArrayList<String>();
         List<TypeProbe> probes = loadPlugins(settings, agentLoader, exporter, started);
-        final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, counters);
+        final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, counters,
+                settings.waitForInstrumentation);
         engine.install(inst, lateAttach);
         exporter.addGaugeSource(new GaugeSource() {
             @Override

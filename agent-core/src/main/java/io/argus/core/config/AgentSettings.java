@@ -28,6 +28,7 @@ public final class AgentSettings {
     public final int maxPendingBytes;
     public final long maxBackoffMillis;
     public final ExporterMode exporterMode;
+    public final boolean waitForInstrumentation;
 
     public AgentSettings(AgentConfig config) {
         this.config = config;
@@ -57,6 +58,7 @@ public final class AgentSettings {
         this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
+        this.waitForInstrumentation = config.getBoolean("argus.startup.waitForInstrumentation", false);
     }
 
     public boolean pluginEnabled(String pluginName) {

@@ -8,6 +8,7 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -16,27 +17,38 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Registers one class file transformer that first asks the {@link ProbeIndex} whether a class
- * could be probed at all, and only then hands it to ByteBuddy. ByteBuddy itself is set up on a
- * background thread while the application starts; the first class that needs it waits for it.
+ * could be probed at all, and only then hands it to ByteBuddy.
+ *
+ * <p>ByteBuddy takes a few hundred milliseconds to set up, so that happens on a background thread
+ * while the application starts. A probed class that loads before it is ready is, by default, let
+ * through unchanged and retransformed as soon as the engine is ready: the application's start-up
+ * never waits for the agent. With {@code argus.startup.waitForInstrumentation=true} such a class
+ * waits for the engine instead, so that not even the first requests go unobserved.
  */
 public final class InstrumentationEngine {
 
     private static final long INIT_WAIT_SECONDS = 30;
+    private static final int DEFINE_RETRIES = 50;
 
     private final List<TypeProbe> probes;
     private final ClassLoader agentLoader;
     private final AgentCounters counters;
     private final ProbeIndex index;
+    private final boolean waitForEngine;
     private final AtomicLong transformedClasses = new AtomicLong();
     private final CountDownLatch ready = new CountDownLatch(1);
+    /** Names of probed classes that loaded before the engine was ready; guarded by itself. */
+    private final Set<String> deferred = new HashSet<String>();
     private volatile ClassFileTransformer byteBuddy;
     private volatile Thread initThread;
 
-    public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AgentCounters counters) {
+    public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AgentCounters counters,
+                                 boolean waitForEngine) {
         this.probes = new ArrayList<TypeProbe>(probes);
         this.agentLoader = agentLoader;
         this.counters = counters;
         this.index = new ProbeIndex(this.probes);
+        this.waitForEngine = waitForEngine;
     }
 
     public void install(final Instrumentation inst, boolean lateAttach) {
@@ -50,15 +62,24 @@ public final class InstrumentationEngine {
             @Override
             public void run() {
                 long t0 = System.nanoTime();
+                Set<String> loadedMeanwhile;
                 try {
-                    byteBuddy = AdviceTransformerFactory.create(probes, agentLoader, counters, transformedClasses);
+                    ClassFileTransformer created = AdviceTransformerFactory.create(probes, agentLoader, counters,
+                            transformedClasses);
+                    synchronized (deferred) {
+                        byteBuddy = created;
+                        loadedMeanwhile = new HashSet<String>(deferred);
+                        deferred.clear();
+                    }
                     AgentLog.debug("instrumentation engine ready in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 } catch (Throwable t) {
                     AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
+                    return;
                 } finally {
                     ready.countDown();
                 }
                 retransform(inst, loadedEarlier);
+                retransformByName(inst, loadedMeanwhile);
             }
         }, "argus-instrumentation-init");
         initThread.setDaemon(true);
@@ -99,16 +120,49 @@ public final class InstrumentationEngine {
         return candidates;
     }
 
-    private void retransform(Instrumentation inst, List<Class<?>> candidates) {
-        if (byteBuddy == null) {
-            return;
+    /**
+     * Classes let through while the engine started. A class is defined only after the transformer
+     * returns, so one that is not loaded yet is looked for again, briefly.
+     */
+    private void retransformByName(Instrumentation inst, Set<String> internalNames) {
+        Set<String> missing = new HashSet<String>(internalNames);
+        for (int attempt = 0; !missing.isEmpty() && attempt < DEFINE_RETRIES; attempt++) {
+            if (attempt > 0) {
+                sleep(20);
+            }
+            List<Class<?>> found = new ArrayList<Class<?>>();
+            for (Class<?> type : inst.getAllLoadedClasses()) {
+                String internal = type.getName().replace('.', '/');
+                if (missing.contains(internal) && type.getClassLoader() != agentLoader && inst.isModifiableClass(type)) {
+                    found.add(type);
+                }
+            }
+            for (Class<?> type : found) {
+                missing.remove(type.getName().replace('.', '/'));
+            }
+            retransform(inst, found);
         }
+        if (!internalNames.isEmpty()) {
+            AgentLog.debug("retransformed " + (internalNames.size() - missing.size())
+                    + " classes that loaded while the engine was starting");
+        }
+    }
+
+    private void retransform(Instrumentation inst, List<Class<?>> candidates) {
         for (Class<?> type : candidates) {
             try {
                 inst.retransformClasses(type);
             } catch (Throwable t) {
                 AgentLog.warn("could not retransform " + type.getName(), t);
             }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -124,10 +178,7 @@ public final class InstrumentationEngine {
             }
             ClassFileTransformer delegate = byteBuddy;
             if (delegate == null) {
-                long waitStart = System.nanoTime();
-                delegate = awaitReady();
-                AgentLog.debug(className + " waited " + (System.nanoTime() - waitStart) / 1_000_000
-                        + " ms for the instrumentation engine");
+                delegate = notReady(className);
                 if (delegate == null) {
                     return null;
                 }
@@ -145,6 +196,25 @@ public final class InstrumentationEngine {
                     AgentLog.debug("transform of " + className + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }
             }
+        }
+
+        /** Either defers the class (returns null) or waits for the engine. */
+        private ClassFileTransformer notReady(String className) {
+            if (!waitForEngine) {
+                synchronized (deferred) {
+                    if (byteBuddy == null) {
+                        deferred.add(className);
+                        AgentLog.debug(className + " loaded before the engine was ready; instrumenting it later");
+                        return null;
+                    }
+                }
+                return byteBuddy;
+            }
+            long waitStart = System.nanoTime();
+            ClassFileTransformer ready = awaitReady();
+            AgentLog.debug(className + " waited " + (System.nanoTime() - waitStart) / 1_000_000
+                    + " ms for the instrumentation engine");
+            return ready;
         }
     }
 
