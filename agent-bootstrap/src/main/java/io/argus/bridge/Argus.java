@@ -92,6 +92,27 @@ public final class Argus {
         hooks.restoreContext(previous);
     }
 
+    /**
+     * Wraps a task so that it runs with this thread's current context; returns the task itself
+     * (no allocation) when nothing is traced here or it is already wrapped.
+     */
+    public static Runnable wrap(Runnable task) {
+        if (task == null || task instanceof ContextRunnable) {
+            return task;
+        }
+        Object context = hooks.currentContext();
+        return context == null ? task : new ContextRunnable(context, task);
+    }
+
+    /** As {@link #wrap(Runnable)}, for callables. */
+    public static <V> java.util.concurrent.Callable<V> wrap(java.util.concurrent.Callable<V> task) {
+        if (task == null || task instanceof ContextCallable) {
+            return task;
+        }
+        Object context = hooks.currentContext();
+        return context == null ? task : new ContextCallable<V>(context, task);
+    }
+
     /** Associates a span with a library object (a connection, a request) until {@link #unbind}. */
     public static void bind(Object carrier, ActiveSpan span) {
         hooks.bind(carrier, span);

@@ -26,7 +26,8 @@ public final class BridgeInstaller {
     /** Superclasses and interfaces before the classes that need them. */
     private static final String[] CLASSES = {
             "io.argus.bridge.ActiveSpan", "io.argus.bridge.Tags", "io.argus.bridge.ArgusHooks",
-            "io.argus.bridge.ArgusHooks$1", "io.argus.bridge.Argus",
+            "io.argus.bridge.ArgusHooks$1", "io.argus.bridge.Argus", "io.argus.bridge.ContextRunnable",
+            "io.argus.bridge.ContextCallable",
     };
 
     private BridgeInstaller() {

@@ -1,0 +1,33 @@
+package io.argus.bridge;
+
+/** A task that runs with the trace context of the thread that submitted it, then restores. */
+public final class ContextRunnable implements Runnable {
+
+    private final Object context;
+    private final Runnable task;
+
+    ContextRunnable(Object context, Runnable task) {
+        this.context = context;
+        this.task = task;
+    }
+
+    @Override
+    public void run() {
+        Object previous = Argus.attachContext(context);
+        try {
+            task.run();
+        } finally {
+            Argus.restoreContext(previous);
+        }
+    }
+
+    /** The wrapped task, e.g. for executors that hand tasks back ({@code shutdownNow}). */
+    public Runnable task() {
+        return task;
+    }
+
+    @Override
+    public String toString() {
+        return task.toString();
+    }
+}
