@@ -23,12 +23,7 @@ import java.util.jar.JarFile;
  */
 public final class BridgeInstaller {
 
-    /** Superclasses and interfaces before the classes that need them. */
-    private static final String[] CLASSES = {
-            "io.argus.bridge.ActiveSpan", "io.argus.bridge.Tags", "io.argus.bridge.ArgusHooks",
-            "io.argus.bridge.ArgusHooks$1", "io.argus.bridge.Argus", "io.argus.bridge.ContextRunnable",
-            "io.argus.bridge.ContextCallable",
-    };
+    private static final String BRIDGE_PREFIX = "io/argus/bridge/";
 
     private BridgeInstaller() {
     }
@@ -59,13 +54,7 @@ public final class BridgeInstaller {
             }
             define = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
                     ClassLoader.class, ProtectionDomain.class);
-            for (String name : CLASSES) {
-                if (isBootVisible(name)) {
-                    continue;
-                }
-                byte[] bytes = read(jar, name.replace('.', '/') + ".class");
-                define.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
-            }
+            defineAll(jar, unsafe, define);
             return true;
         } catch (Throwable t) {
             AgentLog.debug("defining the bridge in the boot loader failed, appending its jar instead: " + t);
@@ -84,6 +73,42 @@ public final class BridgeInstaller {
         Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class, Map.class, Map.class, Set.class, Map.class)
                 .invoke(inst, javaBase, Collections.emptySet(), exports, Collections.emptyMap(),
                         Collections.emptySet(), Collections.emptyMap());
+    }
+
+    /**
+     * Defines every class of the bridge jar. A class whose super type is not defined yet fails
+     * and is tried again in the next pass, so no fixed order has to be kept in step with the bridge.
+     */
+    private static void defineAll(JarFile jar, Object unsafe, Method define) throws Exception {
+        Map<String, byte[]> pending = new java.util.LinkedHashMap<String, byte[]>();
+        for (java.util.Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements(); ) {
+            String entry = entries.nextElement().getName();
+            if (entry.startsWith(BRIDGE_PREFIX) && entry.endsWith(".class")) {
+                String name = entry.substring(0, entry.length() - 6).replace('/', '.');
+                if (!isBootVisible(name)) {
+                    pending.put(name, read(jar, entry));
+                }
+            }
+        }
+        while (!pending.isEmpty()) {
+            int before = pending.size();
+            Throwable lastFailure = null;
+            for (java.util.Iterator<Map.Entry<String, byte[]>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, byte[]> next = it.next();
+                try {
+                    define.invoke(unsafe, next.getKey(), next.getValue(), 0, next.getValue().length, null, null);
+                    it.remove();
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    if (!(e.getCause() instanceof NoClassDefFoundError)) {
+                        throw e;
+                    }
+                    lastFailure = e.getCause();
+                }
+            }
+            if (pending.size() == before) {
+                throw new IllegalStateException("cannot define bridge classes " + pending.keySet(), lastFailure);
+            }
+        }
     }
 
     private static boolean isBootVisible(String name) {
