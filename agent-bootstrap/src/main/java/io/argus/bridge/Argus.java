@@ -60,6 +60,16 @@ public final class Argus {
         hooks.clientEnd(span, startNanos, method, host, status, error);
     }
 
+    /**
+     * For asynchronous clients: records the call (as {@link #clientEnd}) when {@code completionStage}
+     * (a {@code java.util.concurrent.CompletionStage}) completes; the status is read from the result's
+     * {@code statusCode()} when it has one. Allocates one callback per call.
+     */
+    public static void clientEndOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method,
+                                             String host) {
+        hooks.clientEndOnCompletion(completionStage, span, startNanos, method, host);
+    }
+
     // ---- internal spans (method tracing)
 
     public static ActiveSpan internalStart(String name) {
@@ -113,6 +123,23 @@ public final class Argus {
         return context == null ? task : new ContextCallable<V>(context, task);
     }
 
+    /**
+     * Carries this thread's current context to a task object that cannot be wrapped (a
+     * {@code ForkJoinTask}, a {@code Thread}): whoever runs it later calls {@link #takeContext}.
+     * Does nothing, and allocates nothing, when nothing is traced here.
+     */
+    public static void bindContext(Object carrier) {
+        hooks.bindContext(carrier);
+    }
+
+    /**
+     * Removes and returns the context {@link #bindContext} left on {@code carrier}; null when there
+     * is none. Costs a field read while no context is bound anywhere.
+     */
+    public static Object takeContext(Object carrier) {
+        return hooks.takeContext(carrier);
+    }
+
     /** Associates a span with a library object (a connection, a request) until {@link #unbind}. */
     public static void bind(Object carrier, ActiveSpan span) {
         hooks.bind(carrier, span);
@@ -120,6 +147,49 @@ public final class Argus {
 
     public static ActiveSpan unbind(Object carrier) {
         return hooks.unbind(carrier);
+    }
+
+    // ---- databases (JDBC)
+
+    /**
+     * Remembers what a statement a connection just created will run: {@code sql} from
+     * {@code prepareStatement}/{@code prepareCall}, or null from {@code createStatement}. Called
+     * for every statement created (traced or not); the core keeps it weakly and bounded.
+     */
+    public static void dbStatementCreated(Object statement, Object connection, String sql) {
+        hooks.dbStatementCreated(statement, connection, sql);
+    }
+
+    /** Remembers the first SQL of a plain statement's batch ({@code addBatch(sql)}); null clears it. */
+    public static void dbAddBatch(Object statement, String sql) {
+        hooks.dbAddBatch(statement, sql);
+    }
+
+    /**
+     * Enters a statement execution. Returns its start time, or 0 when it is nested in another
+     * execution on this thread (a pool's wrapper calling the driver, a driver calling itself):
+     * then it must record nothing. Every call must be paired with {@link #dbExit}.
+     */
+    public static long dbEnter() {
+        return hooks.dbEnter();
+    }
+
+    /**
+     * Starts a client span for the execution under the current span; null when this thread has
+     * no sampled span. Call only when {@link #dbEnter} returned a start time.
+     *
+     * @param sql the SQL passed to {@code execute*(sql)}, or null (prepared statements, batches)
+     */
+    public static ActiveSpan dbStart(Object statement, String sql) {
+        return hooks.dbStart(statement, sql);
+    }
+
+    /**
+     * Leaves the execution: when {@code startNanos} is not 0, records it in the database metrics
+     * (per statement type and database) and ends the span, if any.
+     */
+    public static void dbExit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error) {
+        hooks.dbExit(span, startNanos, statement, sql, error);
     }
 
     // ---- errors

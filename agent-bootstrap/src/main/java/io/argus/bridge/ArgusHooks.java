@@ -14,6 +14,8 @@ public interface ArgusHooks {
 
     void clientEnd(ActiveSpan span, long startNanos, String method, String host, int status, Throwable error);
 
+    void clientEndOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method, String host);
+
     ActiveSpan internalStart(String name);
 
     void internalEnd(ActiveSpan span, Throwable error);
@@ -32,6 +34,20 @@ public interface ArgusHooks {
 
     void adviceError(Throwable error);
 
+    void bindContext(Object carrier);
+
+    Object takeContext(Object carrier);
+
+    void dbStatementCreated(Object statement, Object connection, String sql);
+
+    void dbAddBatch(Object statement, String sql);
+
+    long dbEnter();
+
+    ActiveSpan dbStart(Object statement, String sql);
+
+    void dbExit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error);
+
     /** Does nothing; in place until the core installs itself, and when the agent is off. */
     ArgusHooks NOOP = new ArgusHooks() {
         public ActiveSpan serverStart(String m, String p, String tp, String ts, String b3) {
@@ -46,6 +62,9 @@ public interface ArgusHooks {
         }
 
         public void clientEnd(ActiveSpan s, long t, String m, String h, int st, Throwable e) {
+        }
+
+        public void clientEndOnCompletion(Object f, ActiveSpan s, long t, String m, String h) {
         }
 
         public ActiveSpan internalStart(String n) {
@@ -77,6 +96,30 @@ public interface ArgusHooks {
         }
 
         public void adviceError(Throwable e) {
+        }
+
+        public void bindContext(Object c) {
+        }
+
+        public Object takeContext(Object c) {
+            return null;
+        }
+
+        public void dbStatementCreated(Object s, Object c, String sql) {
+        }
+
+        public void dbAddBatch(Object s, String sql) {
+        }
+
+        public long dbEnter() {
+            return 0;
+        }
+
+        public ActiveSpan dbStart(Object s, String sql) {
+            return null;
+        }
+
+        public void dbExit(ActiveSpan s, long t, Object st, String sql, Throwable e) {
         }
     };
 }

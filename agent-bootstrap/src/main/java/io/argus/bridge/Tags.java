@@ -9,6 +9,9 @@ public final class Tags {
     public static final String PEER = "peer";
     public static final String ERROR = "error";
     public static final String DB_STATEMENT = "db.statement";
+    public static final String DB_SYSTEM = "db.system";
+    public static final String DB_NAME = "db.name";
+    public static final String DB_OPERATION = "db.operation";
     public static final String CODE_METHOD = "code.method";
 
     private Tags() {

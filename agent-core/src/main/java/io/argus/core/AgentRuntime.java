@@ -96,7 +96,8 @@ public final class AgentRuntime {
                     break;
                 }
                 plugin = plugins.next();
-            } catch (ServiceConfigurationError e) {
+            } catch (ServiceConfigurationError | LinkageError e) {
+                // e.g. a plugin compiled for a newer Java than this JVM's
                 AgentLog.error("a plugin could not be loaded and is skipped", e);
                 continue;
             }

@@ -61,6 +61,12 @@ final class CoreHooks implements ArgusHooks {
     }
 
     @Override
+    public void clientEndOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method,
+                                      String host) {
+        ClientCompletion.attach(this, completionStage, span, startNanos, method, host);
+    }
+
+    @Override
     public ActiveSpan internalStart(String name) {
         return tracer.startInternal(name);
     }
