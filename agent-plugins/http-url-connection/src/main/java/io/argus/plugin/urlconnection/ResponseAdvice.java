@@ -49,13 +49,15 @@ public final class ResponseAdvice {
                             @Advice.Local("argusExchange") boolean exchange,
                             @Advice.Local("argusStartNanos") long startNanos,
                             @Advice.FieldValue("responseCode") int responseCode,
+                            @Advice.FieldValue("cachedInputStream") InputStream cachedInputStream,
                             @Advice.Thrown Throwable thrown) {
         if (!exchange) {
             return;
         }
         int status = responseCode;
-        if (status <= 0 && thrown == null) {
-            // served by a java.net.ResponseCache: the status is parsed on demand
+        if (status <= 0 && thrown == null && cachedInputStream != null) {
+            // served by a java.net.ResponseCache: the status is parsed on demand. The nested
+            // getInputStream0() finds the cached stream and is not an exchange, so this cannot recurse.
             try {
                 status = connection.getResponseCode();
             } catch (Exception unknown) {

@@ -208,6 +208,13 @@ class HttpUrlConnectionIT {
         List<JsonNode> https = run.clientRows(client, "localhost");
         assertThat(https).hasSize(1);
         assertThat(AppRun.row(https, "GET", 200).path("count").asLong()).isEqualTo(2);
+
+        // served by a ResponseCache: recorded once, with the cached status
+        List<JsonNode> cached = run.clientRows(client, "cache.invalid");
+        assertThat(cached).hasSize(1);
+        assertThat(AppRun.row(cached, "GET", 200).path("count").asLong()).isEqualTo(1);
+        assertThat(run.first("STATUS", "cached").get("body")).isEqualTo("hello-cached");
+        assertThat(run.has("RECEIVED", "cached")).isFalse();
     }
 
     @ParameterizedTest

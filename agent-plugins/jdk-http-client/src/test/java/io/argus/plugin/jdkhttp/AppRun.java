@@ -50,7 +50,9 @@ final class AppRun implements AutoCloseable {
                 .javaHome(javaHome)
                 .service(service)
                 .collector(ingestPort)
-                .samplingRate(100);
+                .samplingRate(100)
+                // the JDK classes are probed from the first call on, not retransformed moments later
+                .agent("argus.startup.waitForInstrumentation", true);
         agentProperties.forEach(builder::agent);
         String logs = System.getProperty("argus.test.logs");
         if (logs != null) {

@@ -13,20 +13,29 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.CacheRequest;
+import java.net.CacheResponse;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ResponseCache;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.URL;
+import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -39,12 +48,17 @@ import java.util.concurrent.TimeUnit;
  * <p>There is no server plugin in the test agent, so a traced call gets its parent span from
  * {@link Argus#serverStart} called directly, as a server plugin would.
  *
- * <p>Output lines: {@code SERVER port=<n> httpsPort=<n> closedPort=<n>},
- * {@code RECEIVED tag=<tag> method=<m> traceparent=<value|null> tracestate=<value|null> x-test=<value> body=<request body>},
- * {@code ROOT tag=<tag> traceparent=<value>},
- * {@code INBOUND tag=tracestate traceId=<id of the inbound trace context>}, {@code STATUS tag=<tag> code=<n> body=<response body>},
- * {@code ERROR tag=<tag> class=<exception class> message=<message>}, {@code DONE}, and {@code AFTER}
- * once the {@code /after} marker (a server span) has been recorded.
+ * <p>Output lines, one per event:
+ * <ul>
+ *   <li>{@code SERVER port=<n> httpsPort=<n> closedPort=<n>}</li>
+ *   <li>{@code RECEIVED tag=<tag> method=<m> traceparent=<value|null> tracestate=<value|null> x-test=<value>
+ *       body=<request body>}</li>
+ *   <li>{@code ROOT tag=<tag> traceparent=<parent span>}</li>
+ *   <li>{@code INBOUND tag=tracestate traceId=<id of the inbound trace context>}</li>
+ *   <li>{@code STATUS tag=<tag> code=<n> body=<response body>}</li>
+ *   <li>{@code ERROR tag=<tag> class=<exception class> message=<message>}</li>
+ *   <li>{@code DONE}, then {@code AFTER} once the {@code /after} marker (a server span) is recorded</li>
+ * </ul>
  */
 public final class UrlConnectionApp {
 
@@ -106,6 +120,13 @@ public final class UrlConnectionApp {
             status("missing", code, read(c.getErrorStream()));
             c.getInputStream(); // throws FileNotFoundException, without another request
         });
+        // a response served by a java.net.ResponseCache, without any network I/O
+        ResponseCache.setDefault(new OneResponseCache());
+        try {
+            call("cached", () -> get("http://cache.invalid/cached?tag=cached", "cached", false));
+        } finally {
+            ResponseCache.setDefault(null);
+        }
         // an inbound tracestate is passed on
         String inboundTraceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong(),
                 ThreadLocalRandom.current().nextLong());
@@ -215,6 +236,36 @@ public final class UrlConnectionApp {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             stream.transferTo(out);
             return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Answers requests to the host {@code cache.invalid} from memory. */
+    private static final class OneResponseCache extends ResponseCache {
+        @Override
+        public CacheResponse get(URI uri, String method, Map<String, List<String>> requestHeaders) {
+            if (!"cache.invalid".equals(uri.getHost())) {
+                return null;
+            }
+            byte[] body = "hello-cached".getBytes(StandardCharsets.UTF_8);
+            Map<String, List<String>> headers = new HashMap<>();
+            headers.put(null, List.of("HTTP/1.1 200 OK"));
+            headers.put("Content-Length", List.of(String.valueOf(body.length)));
+            return new CacheResponse() {
+                @Override
+                public Map<String, List<String>> getHeaders() {
+                    return headers;
+                }
+
+                @Override
+                public InputStream getBody() {
+                    return new ByteArrayInputStream(body);
+                }
+            };
+        }
+
+        @Override
+        public CacheRequest put(URI uri, URLConnection connection) {
+            return null;
         }
     }
 

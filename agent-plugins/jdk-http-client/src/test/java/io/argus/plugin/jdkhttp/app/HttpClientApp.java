@@ -28,11 +28,16 @@ import java.util.concurrent.CompletionException;
  * <p>There is no server plugin in the test agent, so a traced call gets its parent span from
  * {@link Argus#serverStart} called directly, as a server plugin would.
  *
- * <p>Output lines: {@code RECEIVED tag=<tag> traceparent=<value|null> tracestate=<value|null> x-test=<value>},
- * {@code ROOT tag=<tag> traceparent=<value>},
- * {@code INBOUND tag=tracestate traceId=<id of the inbound trace context>}, {@code STATUS tag=<tag> code=<n>},
- * {@code ERROR tag=<tag> class=<exception class> message=<message>}, {@code DONE}, and
- * {@code AFTER} once the {@code /after} marker (a server span) has been recorded.
+ * <p>Output lines, one per event:
+ * <ul>
+ *   <li>{@code SERVER port=<n> closedPort=<n>}</li>
+ *   <li>{@code RECEIVED tag=<tag> traceparent=<value|null> tracestate=<value|null> x-test=<value>}</li>
+ *   <li>{@code ROOT tag=<tag> traceparent=<parent span>}</li>
+ *   <li>{@code INBOUND tag=tracestate traceId=<id of the inbound trace context>}</li>
+ *   <li>{@code STATUS tag=<tag> code=<n> body=<response body>}</li>
+ *   <li>{@code ERROR tag=<tag> class=<exception class> message=<message>}</li>
+ *   <li>{@code DONE}, then {@code AFTER} once the {@code /after} marker (a server span) is recorded</li>
+ * </ul>
  */
 public final class HttpClientApp {
 
