@@ -4,6 +4,7 @@ import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.Argus;
 import net.bytebuddy.asm.Advice;
 
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -15,18 +16,13 @@ import java.util.concurrent.Executor;
 /**
  * Inlined into the private {@code jdk.internal.net.http.HttpClientImpl#sendAsync(HttpRequest,
  * BodyHandler, PushPromiseHandler, Executor)}, the method every request goes through. A
- * {@code null} executor means the caller is {@code send}, which {@link SendAdvice} already
- * measures: this advice then does nothing at all.
+ * {@code null} executor means the caller is {@code send}, which {@link SendAdvice} measures: this
+ * advice then does nothing at all.
  *
- * <p>For {@code sendAsync} it currently only propagates the trace: when the calling thread has a
- * sampled span, the request is replaced by a copy carrying that span's {@code traceparent} (and
- * {@code tracestate}), so the downstream service joins the trace as a child of the calling span.
- * Untraced calls cost one thread-local read and allocate nothing.
- *
- * <p>It records no client span and no client metric yet. Both must be finished when the returned
- * future completes, which needs a completion callback; advice cannot define one (it may reference
- * only the bridge and the JDK, and the bridge offers no completion hook). README.md describes the
- * bridge method that would close this gap.
+ * <p>For {@code sendAsync}: the same span start and header injection as {@link SendAdvice} (advice
+ * is copied into the JDK class and cannot call shared helpers, hence the repeated code), and the
+ * call is recorded when the returned future completes ({@link Argus#clientEndOnCompletion}), which
+ * costs one small callback object per call, traced or not.
  */
 public final class SendAsyncAdvice {
 
@@ -34,18 +30,41 @@ public final class SendAsyncAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(@Advice.Argument(value = 0, readOnly = false) HttpRequest request,
-                             @Advice.Argument(3) Executor exchangeExecutor) {
-        if (exchangeExecutor == null || request == null) {
-            return;
+    public static ActiveSpan enter(@Advice.Argument(value = 0, readOnly = false) HttpRequest request,
+                                   @Advice.Argument(3) Executor exchangeExecutor,
+                                   @Advice.Local("argusStartNanos") long startNanos) {
+        startNanos = System.nanoTime();
+        if (exchangeExecutor == null || request == null || Argus.currentContext() == null) {
+            return null;
         }
-        Object context = Argus.currentContext();
-        if (!(context instanceof ActiveSpan)) {
-            return;
+        URI uri = request.uri();
+        int port = uri.getPort();
+        if (port < 0) {
+            port = "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
         }
-        ActiveSpan parent = (ActiveSpan) context;
+        String url;
+        if (uri.getRawUserInfo() == null && uri.getRawFragment() == null) {
+            url = uri.toString();
+        } else {
+            // never put credentials into a span
+            StringBuilder b = new StringBuilder(64).append(uri.getScheme()).append("://").append(uri.getHost());
+            if (uri.getPort() >= 0) {
+                b.append(':').append(uri.getPort());
+            }
+            if (uri.getRawPath() != null) {
+                b.append(uri.getRawPath());
+            }
+            if (uri.getRawQuery() != null) {
+                b.append('?').append(uri.getRawQuery());
+            }
+            url = b.toString();
+        }
+        ActiveSpan span = Argus.clientStart(request.method(), uri.getHost(), port, url);
+        if (span == null) {
+            return null;
+        }
         try {
-            HttpRequest.Builder copy = HttpRequest.newBuilder(request.uri()).expectContinue(request.expectContinue());
+            HttpRequest.Builder copy = HttpRequest.newBuilder(uri).expectContinue(request.expectContinue());
             Optional<Duration> timeout = request.timeout();
             if (timeout.isPresent()) {
                 copy.timeout(timeout.get());
@@ -63,8 +82,8 @@ public final class SendAsyncAdvice {
                     copy.header(name, value);
                 }
             }
-            copy.header("traceparent", parent.traceparent());
-            String tracestate = parent.tracestate();
+            copy.header("traceparent", span.traceparent());
+            String tracestate = span.tracestate();
             if (tracestate != null) {
                 copy.header("tracestate", tracestate);
             }
@@ -81,7 +100,25 @@ public final class SendAsyncAdvice {
             }
             request = copy.build();
         } catch (RuntimeException unsupported) {
-            // the user's request goes out as it is
+            // the user's request goes out as it is, without trace headers
+        }
+        return span;
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(@Advice.Argument(0) HttpRequest request,
+                            @Advice.Argument(3) Executor exchangeExecutor,
+                            @Advice.Enter ActiveSpan span,
+                            @Advice.Local("argusStartNanos") long startNanos,
+                            @Advice.Return Object future,
+                            @Advice.Thrown Throwable thrown) {
+        if (exchangeExecutor == null || request == null) {
+            return;
+        }
+        if (thrown != null) {
+            Argus.clientEnd(span, startNanos, request.method(), request.uri().getHost(), 0, thrown);
+        } else {
+            Argus.clientEndOnCompletion(future, span, startNanos, request.method(), request.uri().getHost());
         }
     }
 }

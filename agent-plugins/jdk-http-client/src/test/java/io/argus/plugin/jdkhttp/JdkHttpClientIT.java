@@ -8,7 +8,6 @@ import io.argus.testing.CollectorClient;
 import io.argus.testing.TestCollector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -195,7 +194,7 @@ class JdkHttpClientIT {
             }
         }
         assertThat(urls).noneMatch(url -> url.contains("tag=plain") || url.contains("refused-plain")
-                || url.contains("tag=missing") || url.contains("tag=async"));
+                || url.contains("tag=missing") || url.matches(".*tag=async\\d+$"));
         assertThat(urls).anyMatch(url -> url.endsWith("tag=traced"));
     }
 
@@ -207,7 +206,8 @@ class JdkHttpClientIT {
         TraceContext received = TraceContext.parse(run.receivedTraceparent("async-traced"));
         assertThat(received).isNotNull();
         assertThat(received.traceId()).isEqualTo(root.traceId());
-        assertThat(received.spanId()).isEqualTo(root.spanId());
+        // the downstream's parent is the async call's own client span (checked in sendAsyncIsTracedAndCountedOnce)
+        assertThat(received.spanId()).isNotEqualTo(root.spanId());
         assertThat(run.first("RECEIVED", "async-traced").get("x-test")).isEqualTo("async-traced");
         assertThat(run.first("STATUS", "async-traced").get("code")).isEqualTo("200");
         for (int i = 0; i < HttpClientApp.ASYNC_CALLS; i++) {
@@ -216,8 +216,6 @@ class JdkHttpClientIT {
         }
     }
 
-    @Disabled("needs a completion hook in the bridge (see README.md, 'sendAsync'): advice cannot attach "
-            + "a callback to the returned future without a class of its own")
     @ParameterizedTest
     @MethodSource("javaHomes")
     void sendAsyncIsTracedAndCountedOnce(String javaHome) {
