@@ -42,9 +42,11 @@ public final class AgentRuntime {
         SpanQueue queue = new SpanQueue(settings.queueSize, counters);
         HttpMetricsTable serverMetrics = new HttpMetricsTable(settings.maxMetricTargets);
         HttpMetricsTable clientMetrics = new HttpMetricsTable(settings.maxMetricTargets);
+        HttpMetricsTable dbMetrics = new HttpMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue);
-        Argus.install(new CoreHooks(tracer, serverMetrics, clientMetrics, counters));
-        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, counters, version);
+        Argus.install(new CoreHooks(tracer, serverMetrics, clientMetrics, dbMetrics, counters));
+        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
+                version);
 
         ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
         List<String> started = new ArrayList<String>();

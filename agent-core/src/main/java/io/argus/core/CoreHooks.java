@@ -2,12 +2,15 @@ package io.argus.core;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.ArgusHooks;
+import io.argus.core.db.DatabaseCalls;
+import io.argus.core.db.StatementInfo;
 import io.argus.core.metrics.HttpMetricsTable;
 import io.argus.core.trace.CarrierBindings;
+import io.argus.core.trace.ContextBindings;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.Tracer;
 
-/** The agent behind {@link io.argus.bridge.Argus}: tracing plus HTTP metrics plus error counting. */
+/** The agent behind {@link io.argus.bridge.Argus}: tracing plus HTTP and database metrics plus error counting. */
 final class CoreHooks implements ArgusHooks {
 
     private static final int LOGGED_ADVICE_ERRORS = 10;
@@ -17,13 +20,24 @@ final class CoreHooks implements ArgusHooks {
     private final HttpMetricsTable clientMetrics;
     private final AgentCounters counters;
     private final CarrierBindings bindings;
+    private final HttpMetricsTable dbMetrics;
+    private final DatabaseCalls dbCalls;
+    private final ContextBindings contexts;
 
     CoreHooks(Tracer tracer, HttpMetricsTable serverMetrics, HttpMetricsTable clientMetrics, AgentCounters counters) {
+        this(tracer, serverMetrics, clientMetrics, new HttpMetricsTable(1000), counters);
+    }
+
+    CoreHooks(Tracer tracer, HttpMetricsTable serverMetrics, HttpMetricsTable clientMetrics, HttpMetricsTable dbMetrics,
+              AgentCounters counters) {
         this.tracer = tracer;
         this.serverMetrics = serverMetrics;
         this.clientMetrics = clientMetrics;
+        this.dbMetrics = dbMetrics;
         this.counters = counters;
         this.bindings = new CarrierBindings(counters);
+        this.dbCalls = new DatabaseCalls(counters);
+        this.contexts = new ContextBindings(counters);
     }
 
     @Override
@@ -108,6 +122,64 @@ final class CoreHooks implements ArgusHooks {
     @Override
     public ActiveSpan unbind(Object carrier) {
         return bindings.unbind(carrier);
+    }
+
+    @Override
+    public void bindContext(Object carrier) {
+        RecordedSpan current = tracer.current();
+        if (current != null) {
+            contexts.bind(carrier, current);
+        }
+    }
+
+    @Override
+    public Object takeContext(Object carrier) {
+        return contexts.take(carrier);
+    }
+
+    @Override
+    public void dbStatementCreated(Object statement, Object connection, String sql) {
+        dbCalls.created(statement, connection, sql);
+    }
+
+    @Override
+    public void dbAddBatch(Object statement, String sql) {
+        dbCalls.addBatch(statement, sql);
+    }
+
+    @Override
+    public long dbEnter() {
+        return dbCalls.enter();
+    }
+
+    @Override
+    public ActiveSpan dbStart(Object statement, String sql) {
+        if (tracer.current() == null) {
+            return null;
+        }
+        StatementInfo info = dbCalls.statement(statement);
+        if (info == null) {
+            return null;
+        }
+        return tracer.startDb(DatabaseCalls.type(info, sql), info.db.system, info.db.name, info.db.host, info.db.port,
+                DatabaseCalls.sql(info, sql));
+    }
+
+    @Override
+    public void dbExit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error) {
+        dbCalls.exit();
+        if (startNanos == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        StatementInfo info = dbCalls.statement(statement);
+        if (info != null) {
+            dbMetrics.record(DatabaseCalls.type(info, sql), info.db.target, 0, now - startNanos, error != null);
+            DatabaseCalls.batchDone(info, sql);
+        }
+        if (span instanceof RecordedSpan) {
+            tracer.end((RecordedSpan) span, now, error, error != null);
+        }
     }
 
     @Override

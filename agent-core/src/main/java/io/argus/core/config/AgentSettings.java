@@ -54,7 +54,7 @@ public final class AgentSettings {
         this.maxMetricTargets = config.getInt("argus.metrics.maxTargets", 1000, 1, 1_000_000);
         this.queueSize = config.getInt("argus.exporter.queueSize", 8192, 16, 1 << 22);
         this.batchSize = config.getInt("argus.exporter.batchSize", 512, 1, 10_000);
-        this.flushIntervalMillis = config.getDurationMillis("argus.exporter.flushInterval", 100, 1, 60_000);
+        this.flushIntervalMillis = config.getDurationMillis("argus.exporter.flushInterval", 10, 1, 60_000);
         this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);

@@ -52,9 +52,9 @@ public final class SqlSanitizer {
             }
             if (c == '\'') {
                 i = SqlTypes.skipQuoted(sql, i, n, '\'');
-                last = literal(out, last);
-            } else if (c == '"' || c == '`' || c == '[') {
-                int end = c == '[' ? closing(sql, i, n, ']') : SqlTypes.skipQuoted(sql, i, n, c);
+                last = literal(out);
+            } else if (c == '"' || c == '`') {
+                int end = SqlTypes.skipQuoted(sql, i, n, c);
                 out.append(sql, i, end);
                 i = end;
                 last = 'w';
@@ -63,15 +63,15 @@ public final class SqlSanitizer {
                 String tag = sql.substring(i, tagEnd);
                 int close = sql.indexOf(tag, tagEnd);
                 i = close < 0 ? n : close + tag.length();
-                last = literal(out, last);
+                last = literal(out);
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(sql.charAt(i + 1)))) {
                 i = skipNumber(sql, i, n);
-                last = literal(out, last);
+                last = literal(out);
             } else if ((c == '-' || c == '+') && last != 'w' && last != 'n' && last != ')' && i + 1 < n
                     && (isDigit(sql.charAt(i + 1)) || sql.charAt(i + 1) == '.')) {
                 /* a sign in front of a number where no operand precedes it: part of the literal */
                 i = skipNumber(sql, i + 1, n);
-                last = literal(out, last);
+                last = literal(out);
             } else if (SqlTypes.isWordChar(c)) {
                 int start = i;
                 while (i < n && SqlTypes.isWordChar(sql.charAt(i))) {
@@ -80,11 +80,11 @@ public final class SqlSanitizer {
                 if (i < n && sql.charAt(i) == '\'' && isLiteralPrefix(sql, start, i)) {
                     /* E'...', N'...', X'...', B'...', U&'...' literals */
                     i = SqlTypes.skipQuoted(sql, i, n, '\'');
-                    last = literal(out, last);
+                    last = literal(out);
                 } else if (i < n && sql.charAt(i) == '&' && i - start == 1 && (c == 'U' || c == 'u')
                         && i + 1 < n && sql.charAt(i + 1) == '\'') {
                     i = SqlTypes.skipQuoted(sql, i + 1, n, '\'');
-                    last = literal(out, last);
+                    last = literal(out);
                 } else {
                     out.append(sql, start, i);
                     last = 'w';
@@ -102,7 +102,7 @@ public final class SqlSanitizer {
         return out.toString();
     }
 
-    private static char literal(StringBuilder out, char last) {
+    private static char literal(StringBuilder out) {
         out.append('?');
         return 'n';
     }
@@ -113,11 +113,6 @@ public final class SqlSanitizer {
         }
         char p = Character.toUpperCase(sql.charAt(start));
         return p == 'E' || p == 'N' || p == 'X' || p == 'B';
-    }
-
-    private static int closing(String sql, int i, int n, char close) {
-        int end = sql.indexOf(close, i + 1);
-        return end < 0 ? n : end + 1;
     }
 
     /** The end of a dollar-quote opening tag ({@code $$} or {@code $tag$}) at {@code i}; 0 if there is none. */

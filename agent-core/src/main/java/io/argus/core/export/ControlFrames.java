@@ -40,6 +40,13 @@ final class ControlFrames {
 
     static byte[] metrics(long timestampMillis, long intervalMillis, List<HttpStats.Snapshot> server,
                           List<HttpStats.Snapshot> client, GaugeWriter gauges) {
+        return metrics(timestampMillis, intervalMillis, server, client,
+                java.util.Collections.<HttpStats.Snapshot>emptyList(), gauges);
+    }
+
+    /** {@code db}: database cells, method = statement type, target = database, status 0. */
+    static byte[] metrics(long timestampMillis, long intervalMillis, List<HttpStats.Snapshot> server,
+                          List<HttpStats.Snapshot> client, List<HttpStats.Snapshot> db, GaugeWriter gauges) {
         final ProtoWriter out = new ProtoWriter(4096);
         out.beginFrame();
         int batch = out.beginMessage(FRAME_METRICS);
@@ -52,6 +59,7 @@ final class ControlFrames {
         out.writePackedInt64(METRICS_BUCKET_BOUNDS_NANOS, bounds, bounds.length);
         writeHttp(out, HTTP_KIND_SERVER, server);
         writeHttp(out, HTTP_KIND_CLIENT, client);
+        writeHttp(out, HTTP_KIND_DB, db);
         gauges.writeGauges(new GaugeSource.GaugeSink() {
             @Override
             public void gauge(String name, double value) {

@@ -22,6 +22,7 @@ public final class Exporter implements Runnable {
     private final SpanQueue queue;
     private final HttpMetricsTable serverMetrics;
     private final HttpMetricsTable clientMetrics;
+    private final HttpMetricsTable dbMetrics;
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
     /** Created on the exporter thread, so that Netty loads off the application's start-up path. */
@@ -35,10 +36,17 @@ public final class Exporter implements Runnable {
 
     public Exporter(AgentSettings settings, SpanQueue queue, HttpMetricsTable serverMetrics,
                     HttpMetricsTable clientMetrics, AgentCounters counters, String agentVersion) {
+        this(settings, queue, serverMetrics, clientMetrics, new HttpMetricsTable(1), counters, agentVersion);
+    }
+
+    public Exporter(AgentSettings settings, SpanQueue queue, HttpMetricsTable serverMetrics,
+                    HttpMetricsTable clientMetrics, HttpMetricsTable dbMetrics, AgentCounters counters,
+                    String agentVersion) {
         this.settings = settings;
         this.queue = queue;
         this.serverMetrics = serverMetrics;
         this.clientMetrics = clientMetrics;
+        this.dbMetrics = dbMetrics;
         this.counters = counters;
         this.batch = new ArrayList<RecordedSpan>(settings.batchSize);
         this.agentVersion = agentVersion;
@@ -83,7 +91,8 @@ public final class Exporter implements Runnable {
                 if (now - lastMetricsMillis >= settings.metricsIntervalMillis) {
                     exportMetrics(now);
                 }
-                if (drained < settings.batchSize) {
+                // sleep only when the queue is empty: a partial batch means more may be arriving
+                if (drained == 0) {
                     LockSupport.parkNanos(parkNanos);
                 }
             } catch (Throwable t) {
@@ -122,7 +131,7 @@ public final class Exporter implements Runnable {
         long interval = now - lastMetricsMillis;
         lastMetricsMillis = now;
         byte[] metrics = ControlFrames.metrics(now, interval, serverMetrics.takeSnapshots(),
-                clientMetrics.takeSnapshots(), new ControlFrames.GaugeWriter() {
+                clientMetrics.takeSnapshots(), dbMetrics.takeSnapshots(), new ControlFrames.GaugeWriter() {
                     @Override
                     public void writeGauges(GaugeSource.GaugeSink sink) {
                         sampleGauges(sink);
@@ -135,7 +144,9 @@ public final class Exporter implements Runnable {
         if (connection == null || !connection.send(metrics)) {
             counters.droppedMetricBatches.incrementAndGet();
         }
-        connection.send(ControlFrames.heartbeat(counters));
+        if (connection != null) {
+            connection.send(ControlFrames.heartbeat(counters));
+        }
     }
 
     private void sampleGauges(GaugeSource.GaugeSink sink) {

@@ -1,6 +1,7 @@
 package io.argus.core.export;
 
 import io.argus.bridge.Tags;
+import io.argus.core.db.SqlSanitizer;
 import io.argus.core.trace.RecordedSpan;
 
 import java.util.List;
@@ -33,6 +34,37 @@ final class SpanEncoder {
         out.writeUInt64(SPAN_START_EPOCH_NANOS, s.startEpochNanos());
         out.writeUInt64(SPAN_DURATION_NANOS, s.durationNanos());
         out.writeInt32(SPAN_STATUS, s.status());
+        if (s.dbSystem() != null) {
+            writeDbTags(s);
+        } else {
+            writeHttpTags(s);
+        }
+        if (s.error() != null) {
+            tag(Tags.ERROR, s.error());
+        }
+        for (int i = 0; i < s.extraTagCount(); i++) {
+            tag(s.extraTagKey(i), s.extraTagValue(i));
+        }
+        out.endMessage(span);
+    }
+
+    private void writeDbTags(RecordedSpan s) {
+        tag(Tags.DB_SYSTEM, s.dbSystem());
+        if (s.dbName() != null) {
+            tag(Tags.DB_NAME, s.dbName());
+        }
+        if (s.method() != null) {
+            tag(Tags.DB_OPERATION, s.method());
+        }
+        if (s.target() != null) {
+            tag(Tags.DB_STATEMENT, SqlSanitizer.sanitize(s.target()));
+        }
+        if (s.host() != null) {
+            tag(Tags.PEER, s.port() > 0 ? s.host() + ':' + s.port() : s.host());
+        }
+    }
+
+    private void writeHttpTags(RecordedSpan s) {
         if (s.method() != null) {
             tag(Tags.HTTP_METHOD, s.method());
         }
@@ -45,13 +77,6 @@ final class SpanEncoder {
         if (s.host() != null) {
             tag(Tags.PEER, s.port() > 0 ? s.host() + ':' + s.port() : s.host());
         }
-        if (s.error() != null) {
-            tag(Tags.ERROR, s.error());
-        }
-        for (int i = 0; i < s.extraTagCount(); i++) {
-            tag(s.extraTagKey(i), s.extraTagValue(i));
-        }
-        out.endMessage(span);
     }
 
     private void tag(String key, String value) {

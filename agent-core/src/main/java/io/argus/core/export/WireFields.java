@@ -49,6 +49,7 @@ final class WireFields {
     static final int HTTP_BUCKET_COUNTS = 10;
     static final int HTTP_KIND_SERVER = 1;
     static final int HTTP_KIND_CLIENT = 2;
+    static final int HTTP_KIND_DB = 3;
 
     static final int GAUGE_NAME = 1;
     static final int GAUGE_VALUE = 2;

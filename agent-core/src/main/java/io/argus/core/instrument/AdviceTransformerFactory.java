@@ -70,9 +70,27 @@ final class AdviceTransformerFactory {
                     ? ElementMatchers.<TypeDescription>hasSuperType(ElementMatchers.named(probe.typeName()))
                     .and(ElementMatchers.not(ElementMatchers.<TypeDescription>isInterface()))
                     : ElementMatchers.<TypeDescription>named(probe.typeName());
+            if (probe.nameHints() != null) {
+                // the name first: other probes' classes are dismissed without resolving their hierarchy
+                types = new SimpleNameHints(probe.nameHints()).and(types);
+            }
             builder = builder.type(types).transform(transformer);
         }
         return builder.makeRaw();
+    }
+
+    /** Matches types whose simple name contains one of the hints. */
+    private static final class SimpleNameHints extends ElementMatcher.Junction.AbstractBase<TypeDescription> {
+        private final String[] hints;
+
+        SimpleNameHints(String[] hints) {
+            this.hints = hints;
+        }
+
+        @Override
+        public boolean matches(TypeDescription target) {
+            return TypeProbe.simpleNameContainsAny(target.getName(), hints);
+        }
     }
 
     /** Counts transformed classes; logs and skips a class a plugin fails to instrument. */

@@ -22,12 +22,30 @@ final class IgnoredTypes {
     private IgnoredTypes() {
     }
 
+    /** The packages that even a name-hinted hierarchy probe skips: the JDK's and the agent's. */
+    private static final String[] PLATFORM_PREFIXES = {
+            "java/", "javax/", "jdk/", "sun/", "com/sun/", "io/argus/", "net/bytebuddy/",
+    };
+
+    static boolean isPlatformOrGenerated(String internalName) {
+        for (String prefix : PLATFORM_PREFIXES) {
+            if (internalName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return isGenerated(internalName);
+    }
+
     static boolean isIgnored(String internalName) {
         for (String prefix : PREFIXES) {
             if (internalName.startsWith(prefix)) {
                 return true;
             }
         }
+        return isGenerated(internalName);
+    }
+
+    private static boolean isGenerated(String internalName) {
         return internalName.contains("$$Lambda") || internalName.contains("$$EnhancerBy")
                 || internalName.contains("$$FastClassBy") || internalName.contains("$Proxy")
                 || internalName.contains("$$ByteBuddy") || internalName.contains("$$Accessor");

@@ -20,14 +20,22 @@ final class ProbeIndex {
 
     private final Set<String> exactInternalNames = new HashSet<String>();
     private final List<String> hierarchyResources = new ArrayList<String>();
+    /** Hierarchy probes with simple-name hints: their super types and hints, in step. */
+    private final List<String> hintedResources = new ArrayList<String>();
+    private final List<String[]> hints = new ArrayList<String[]>();
     /** Per class loader: can it see any hierarchy probe's super type? Start-up path only. */
     private final Map<ClassLoader, Boolean> loaderSeesHierarchyTypes =
             Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
+    private final Map<ClassLoader, Map<String, Boolean>> loaderSeesResource =
+            Collections.synchronizedMap(new WeakHashMap<ClassLoader, Map<String, Boolean>>());
 
     ProbeIndex(List<TypeProbe> probes) {
         for (TypeProbe probe : probes) {
             String internal = probe.typeName().replace('.', '/');
-            if (probe.isHierarchy()) {
+            if (probe.isHierarchy() && probe.nameHints() != null) {
+                hintedResources.add(internal + ".class");
+                hints.add(probe.nameHints());
+            } else if (probe.isHierarchy()) {
                 hierarchyResources.add(internal + ".class");
             } else {
                 exactInternalNames.add(internal);
@@ -42,10 +50,42 @@ final class ProbeIndex {
         if (exactInternalNames.contains(internalName)) {
             return true;
         }
-        if (hierarchyResources.isEmpty() || loader == null || IgnoredTypes.isIgnored(internalName)) {
+        if (loader == null) {
+            return false;
+        }
+        if (!hints.isEmpty() && isHintedCandidate(loader, internalName)) {
+            return true;
+        }
+        if (hierarchyResources.isEmpty() || IgnoredTypes.isIgnored(internalName)) {
             return false;
         }
         return seesHierarchyTypes(loader);
+    }
+
+    private boolean isHintedCandidate(ClassLoader loader, String internalName) {
+        for (int i = 0; i < hints.size(); i++) {
+            if (TypeProbe.simpleNameContainsAny(internalName, hints.get(i))
+                    && !IgnoredTypes.isPlatformOrGenerated(internalName)
+                    && sees(loader, hintedResources.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Can {@code loader} see {@code resource}? Cached per loader and resource; start-up path only. */
+    private boolean sees(ClassLoader loader, String resource) {
+        Map<String, Boolean> known = loaderSeesResource.get(loader);
+        if (known == null) {
+            known = new java.util.concurrent.ConcurrentHashMap<String, Boolean>();
+            loaderSeesResource.put(loader, known);
+        }
+        Boolean sees = known.get(resource);
+        if (sees == null) {
+            sees = loader.getResource(resource) != null;
+            known.put(resource, sees);
+        }
+        return sees;
     }
 
     boolean isExact(String internalName) {
@@ -53,7 +93,7 @@ final class ProbeIndex {
     }
 
     boolean hasHierarchyProbes() {
-        return !hierarchyResources.isEmpty();
+        return !hierarchyResources.isEmpty() || !hintedResources.isEmpty();
     }
 
     private boolean seesHierarchyTypes(ClassLoader loader) {

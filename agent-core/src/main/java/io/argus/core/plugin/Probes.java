@@ -40,6 +40,22 @@ public final class Probes {
         return probe;
     }
 
+    /**
+     * Probes the classes that extend or implement {@code superTypeName} and whose simple name
+     * contains one of {@code simpleNameHints} (e.g. {@code "Statement"}): the cheap way to probe
+     * an interface of the JDK, which every class loader can see. A class whose name has none of
+     * the hints is dismissed by a string search, before any hierarchy is resolved; the library
+     * part of the ignore list does not apply, only the JDK's and the agent's own packages.
+     */
+    public TypeProbe subtypesOf(String superTypeName, String... simpleNameHints) {
+        if (simpleNameHints == null || simpleNameHints.length == 0) {
+            return subtypesOf(superTypeName);
+        }
+        TypeProbe probe = new TypeProbe(pluginName, superTypeName, true, simpleNameHints.clone());
+        probes.add(probe);
+        return probe;
+    }
+
     public List<TypeProbe> probes() {
         return Collections.unmodifiableList(probes);
     }

@@ -13,12 +13,18 @@ public final class TypeProbe {
     private final String pluginName;
     private final String typeName;
     private final boolean hierarchy;
+    private final String[] nameHints;
     private final List<MethodAdvice> advice = new ArrayList<MethodAdvice>();
 
     TypeProbe(String pluginName, String typeName, boolean hierarchy) {
+        this(pluginName, typeName, hierarchy, null);
+    }
+
+    TypeProbe(String pluginName, String typeName, boolean hierarchy, String[] nameHints) {
         this.pluginName = pluginName;
         this.typeName = typeName;
         this.hierarchy = hierarchy;
+        this.nameHints = nameHints;
     }
 
     /** Inlines the advice class {@code adviceClassName} into the methods {@code methods} selects. */
@@ -38,6 +44,22 @@ public final class TypeProbe {
 
     public boolean isHierarchy() {
         return hierarchy;
+    }
+
+    /** For a hierarchy probe: strings one of which a candidate's simple name must contain; null for any name. */
+    public String[] nameHints() {
+        return nameHints == null ? null : nameHints.clone();
+    }
+
+    /** Whether the simple name of {@code className} (dotted or internal form) contains one of the hints. */
+    public static boolean simpleNameContainsAny(String className, String[] hints) {
+        int start = Math.max(className.lastIndexOf('/'), className.lastIndexOf('.')) + 1;
+        for (String hint : hints) {
+            if (className.indexOf(hint, start) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public List<MethodAdvice> advice() {

@@ -33,6 +33,9 @@ public final class RecordedSpan extends ActiveSpan {
     int httpStatus = -1;
     String error;
     String tracestate;
+    /** Database spans only: the system (h2, postgresql, ...) and the database name. */
+    String dbSystem;
+    String dbName;
     long startEpochNanos;
     long startNanoTime;
     long durationNanos = -1;
@@ -161,6 +164,15 @@ public final class RecordedSpan extends ActiveSpan {
         return error;
     }
 
+    /** Non-null for a database (JDBC) span; its SQL is then in {@link #target()}, raw. */
+    public String dbSystem() {
+        return dbSystem;
+    }
+
+    public String dbName() {
+        return dbName;
+    }
+
     public int extraTagCount() {
         return extraTagCount;
     }
@@ -173,10 +185,13 @@ public final class RecordedSpan extends ActiveSpan {
         return extraTags[i * 2 + 1];
     }
 
-    /** Server: "GET /path"; client: "GET host"; internal: the given name. */
+    /** Server: "GET /path"; client: "GET host"; database: "SELECT dbname"; internal: the given name. */
     public String displayName() {
         if (name != null) {
             return name;
+        }
+        if (dbSystem != null) {
+            return method + ' ' + (dbName != null ? dbName : dbSystem);
         }
         String m = method == null ? "HTTP" : method;
         if (kind == KIND_SERVER) {

@@ -69,6 +69,26 @@ public final class Tracer {
         return span;
     }
 
+    /**
+     * A database client span under the current span; null when this thread has no sampled span.
+     * {@code sql} is kept raw and sanitised on the exporter thread.
+     */
+    public RecordedSpan startDb(String type, String system, String dbName, String host, int port, String sql) {
+        RecordedSpan parent = CURRENT.get();
+        if (parent == null) {
+            return null;
+        }
+        RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
+        span.method = type;
+        span.dbSystem = system;
+        span.dbName = dbName;
+        span.host = host;
+        span.port = port;
+        span.target = sql;
+        begin(span);
+        return span;
+    }
+
     /** An internal span: a child of the current span, or a new sampled root. Made current. */
     public RecordedSpan startInternal(String name) {
         RecordedSpan parent = CURRENT.get();

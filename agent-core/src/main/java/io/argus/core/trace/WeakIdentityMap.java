@@ -127,8 +127,9 @@ public final class WeakIdentityMap<V> {
             Entry<V> previous = null;
             for (Entry<V> e = table[index]; e != null; previous = e, e = e.next) {
                 if (e.hash == hash && e.get() == key) {
+                    V value = e.value;
                     unlink(index, previous, e);
-                    return e.value;
+                    return value;
                 }
             }
             return null;

@@ -146,4 +146,34 @@ class WireFormatTest {
         assertThat(heartbeat.getHeartbeat().getDroppedSpans()).isEqualTo(7);
         assertThat(Collections.singleton(heartbeat.getBodyCase())).containsExactly(Frame.BodyCase.HEARTBEAT);
     }
+
+    @Test
+    void databaseSpansAndMetrics() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        RecordedSpan server = tracer.startServer("GET", "/orders", null, null, null);
+        RecordedSpan db = tracer.startDb("SELECT", "postgresql", "orders", "db.local", 5432,
+                "SELECT * FROM o WHERE id = 42 /* c */ AND name = 'x'");
+        tracer.end(db, System.nanoTime(), new IllegalStateException("x"), true);
+        tracer.end(server, System.nanoTime(), null, false);
+        Span d = decode(new SpanEncoder().encode(spans)).getSpans().getSpans(0);
+        assertThat(d.getKind()).isEqualTo(SpanKind.SPAN_KIND_CLIENT);
+        assertThat(d.getName()).isEqualTo("SELECT orders");
+        assertThat(d.getStatus()).isEqualTo(SpanStatus.SPAN_STATUS_ERROR);
+        assertThat(tags(d)).containsEntry("db.system", "postgresql").containsEntry("db.name", "orders")
+                .containsEntry("db.operation", "SELECT")
+                .containsEntry("db.statement", "SELECT * FROM o WHERE id = ? AND name = ?")
+                .containsEntry("peer", "db.local:5432")
+                .containsEntry("error", IllegalStateException.class.getName())
+                .doesNotContainKeys("http.method", "http.url");
+
+        HttpMetricsTable dbMetrics = new HttpMetricsTable(10);
+        dbMetrics.record("INSERT", "h2:mem:test", 0, 1_000, false);
+        MetricBatch batch = decode(ControlFrames.metrics(1, 1000, Collections.emptyList(), Collections.emptyList(),
+                dbMetrics.takeSnapshots(), sink -> { })).getMetrics();
+        assertThat(batch.getHttpCount()).isEqualTo(1);
+        assertThat(batch.getHttp(0).getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_DB);
+        assertThat(batch.getHttp(0).getMethod()).isEqualTo("INSERT");
+        assertThat(batch.getHttp(0).getTarget()).isEqualTo("h2:mem:test");
+    }
 }

@@ -1,0 +1,61 @@
+package io.argus.core.trace;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WeakIdentityMapTest {
+
+    /** Equal but distinct keys must not share an entry. */
+    @Test
+    void keysByIdentity() {
+        WeakIdentityMap<String> map = new WeakIdentityMap<>(100);
+        String a = new String("k");
+        String b = new String("k");
+        assertThat(map.put(a, "A")).isTrue();
+        assertThat(map.put(b, "B")).isTrue();
+        assertThat(map.get(a)).isEqualTo("A");
+        assertThat(map.get(b)).isEqualTo("B");
+        assertThat(map.size()).isEqualTo(2);
+        assertThat(map.remove(a)).isEqualTo("A");
+        assertThat(map.get(a)).isNull();
+        assertThat(map.size()).isEqualTo(1);
+    }
+
+    @Test
+    void boundedAndGrowing() {
+        WeakIdentityMap<Integer> map = new WeakIdentityMap<>(1000);
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            Object key = new Object();
+            keys.add(key);
+            boolean stored = map.put(key, i);
+            assertThat(stored).isEqualTo(i < 1000);
+        }
+        for (int i = 0; i < 1000; i++) {
+            assertThat(map.get(keys.get(i))).isEqualTo(i);
+        }
+        assertThat(map.put(keys.get(3), 33)).as("an existing key may always be updated").isTrue();
+        assertThat(map.get(keys.get(3))).isEqualTo(33);
+    }
+
+    @Test
+    void collectedKeysFreeTheirEntries() throws Exception {
+        WeakIdentityMap<byte[]> map = new WeakIdentityMap<>(100);
+        for (int i = 0; i < 100; i++) {
+            map.put(new Object(), new byte[16]);
+        }
+        assertThat(map.size()).isEqualTo(100);
+        Object survivor = new Object();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!map.put(survivor, new byte[1]) && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(map.get(survivor)).isNotNull();
+        assertThat(map.size()).isLessThan(100);
+    }
+}

@@ -1,0 +1,180 @@
+package io.argus.collector;
+
+import io.argus.collector.http.HttpApiServer;
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.ingest.IngestMetrics;
+import io.argus.collector.ingest.IngestServer;
+import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.duckdb.DuckDbStorage;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A running collector: agent ingest over TCP, embedded storage, the HTTP query API and web UI.
+ *
+ * <pre>{@code
+ * try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
+ *     int agentPort = c.ingestPort();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Collector implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(Collector.class.getName());
+
+    private final CollectorConfig config;
+    private final PrometheusMeterRegistry meters;
+    private final JvmGcMetrics gcMetrics;
+    private final Storage storage;
+    private final AgentRegistry registry;
+    private final IngestMetrics ingestMetrics;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ScheduledExecutorService housekeeping;
+    private IngestServer ingest;
+    private HttpApiServer http;
+    private volatile boolean closed;
+
+    private Collector(CollectorConfig config) {
+        this.config = config;
+        this.meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try {
+            this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
+        } catch (RuntimeException e) {
+            meters.close();
+            throw e;
+        }
+        new JvmMemoryMetrics().bindTo(meters);
+        new JvmThreadMetrics().bindTo(meters);
+        new ProcessorMetrics().bindTo(meters);
+        new UptimeMetrics().bindTo(meters);
+        this.gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(meters);
+        this.ingestMetrics = new IngestMetrics(meters);
+        this.registry = new AgentRegistry();
+        this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("argus-accept", true));
+        this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory("argus-io", true));
+        this.housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "argus-housekeeping");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts a collector and returns once both servers listen.
+     *
+     * @throws IllegalStateException if a port cannot be bound or the data directory cannot be opened
+     *                               (for example because another collector holds it)
+     */
+    public static Collector start(CollectorConfig config) {
+        Collector c;
+        try {
+            c = new Collector(config);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot start the collector: " + e.getMessage(), e);
+        }
+        try {
+            c.registry.restore(c.storage.loadAgents());
+            c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
+                    config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
+                    c.storage, c.registry, c.ingestMetrics);
+            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
+                    c.meters);
+            c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new IllegalStateException("interrupted while starting the collector", e);
+        } catch (Exception e) { // also the checked BindException that Netty's sync() rethrows
+            c.close();
+            throw new IllegalStateException("cannot start the collector: " + e, e);
+        }
+        LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort()) + ", http http://"
+                + hostPort(config.bind(), c.httpPort()) + "/, data " + config.dataDir());
+        return c;
+    }
+
+    private static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    private void saveAgents() {
+        try {
+            storage.saveAgents(registry.drainDirty());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "saving agent state failed", e);
+        }
+    }
+
+    /** The port agents connect to (the real one when the config asked for 0). */
+    public int ingestPort() {
+        return ingest.port();
+    }
+
+    /** The port of the HTTP API and UI (the real one when the config asked for 0). */
+    public int httpPort() {
+        return http.port();
+    }
+
+    /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/}. */
+    public String httpUrl() {
+        return "http://" + hostPort(config.bind(), httpPort()) + "/";
+    }
+
+    public CollectorConfig config() {
+        return config;
+    }
+
+    /**
+     * Waits until every batch the collector has accepted so far is written and visible to queries. Frames an
+     * agent has sent but the collector has not read yet are not covered; poll the API for those.
+     *
+     * @return {@code false} on timeout
+     */
+    public boolean flush(Duration timeout) {
+        return storage.flush(timeout);
+    }
+
+    /** Stops both servers, writes out everything accepted and closes the storage. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (ingest != null) {
+            ingest.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        housekeeping.shutdownNow();
+        for (EventLoopGroup g : List.of(boss, workers)) {
+            g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        saveAgents();
+        storage.close();
+        gcMetrics.close();
+        meters.close();
+        LOG.info("Argus collector stopped");
+    }
+}

@@ -1,0 +1,173 @@
+package io.argus.collector;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of one collector. Immutable; build one with {@link #builder()}.
+ *
+ * <p>Port {@code 0} means "pick a free ephemeral port"; read the real one back from
+ * {@link Collector#ingestPort()} / {@link Collector#httpPort()}.
+ */
+public record CollectorConfig(
+        String bind,
+        int ingestPort,
+        int httpPort,
+        Path dataDir,
+        int maxFrameBytes,
+        String token,
+        int maxBatchSpans,
+        Duration idleTimeout,
+        int storeQueueSpans) {
+
+    public static final String DEFAULT_BIND = "127.0.0.1";
+    public static final int DEFAULT_INGEST_PORT = 9898;
+    public static final int DEFAULT_HTTP_PORT = 9897;
+    public static final Path DEFAULT_DATA_DIR = Path.of("./data");
+    public static final int DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+    public static final int DEFAULT_MAX_BATCH_SPANS = 10_000;
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+    public static final int DEFAULT_STORE_QUEUE_SPANS = 262_144;
+
+    public CollectorConfig {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (bind.isBlank()) {
+            throw new IllegalArgumentException("bind must not be blank");
+        }
+        checkPort("ingestPort", ingestPort);
+        checkPort("httpPort", httpPort);
+        if (maxFrameBytes < 64) {
+            throw new IllegalArgumentException("maxFrameBytes must be at least 64, got " + maxFrameBytes);
+        }
+        if (maxBatchSpans < 1) {
+            throw new IllegalArgumentException("maxBatchSpans must be positive, got " + maxBatchSpans);
+        }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
+        }
+        if (storeQueueSpans < 1) {
+            throw new IllegalArgumentException("storeQueueSpans must be positive, got " + storeQueueSpans);
+        }
+        if (token != null && token.isEmpty()) {
+            token = null;
+        }
+    }
+
+    private static void checkPort(String name, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(name + " must be within 0..65535, got " + port);
+        }
+    }
+
+    /** The defaults: ingest 127.0.0.1:9898, HTTP 9897, data in ./data, 4 MiB frames, no token. */
+    public static CollectorConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from this config's values. */
+    public Builder toBuilder() {
+        return new Builder()
+                .bind(bind)
+                .ingestPort(ingestPort)
+                .httpPort(httpPort)
+                .dataDir(dataDir)
+                .maxFrameBytes(maxFrameBytes)
+                .token(token)
+                .maxBatchSpans(maxBatchSpans)
+                .idleTimeout(idleTimeout)
+                .storeQueueSpans(storeQueueSpans);
+    }
+
+    /** Hides the token. */
+    @Override
+    public String toString() {
+        return "CollectorConfig[bind=" + bind + ", ingestPort=" + ingestPort + ", httpPort=" + httpPort
+                + ", dataDir=" + dataDir + ", maxFrameBytes=" + maxFrameBytes
+                + ", token=" + (token == null ? "none" : "***") + ", maxBatchSpans=" + maxBatchSpans
+                + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans + "]";
+    }
+
+    public static final class Builder {
+        private String bind = DEFAULT_BIND;
+        private int ingestPort = DEFAULT_INGEST_PORT;
+        private int httpPort = DEFAULT_HTTP_PORT;
+        private Path dataDir = DEFAULT_DATA_DIR;
+        private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+        private String token;
+        private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private int storeQueueSpans = DEFAULT_STORE_QUEUE_SPANS;
+
+        private Builder() {
+        }
+
+        /** Address both servers listen on (default 127.0.0.1). */
+        public Builder bind(String bind) {
+            this.bind = bind;
+            return this;
+        }
+
+        /** Agent ingest TCP port (default 9898, 0 = ephemeral). */
+        public Builder ingestPort(int ingestPort) {
+            this.ingestPort = ingestPort;
+            return this;
+        }
+
+        /** HTTP API and UI port (default 9897, 0 = ephemeral). */
+        public Builder httpPort(int httpPort) {
+            this.httpPort = httpPort;
+            return this;
+        }
+
+        /** Directory of the embedded database (default ./data); created when missing. */
+        public Builder dataDir(Path dataDir) {
+            this.dataDir = dataDir;
+            return this;
+        }
+
+        /** Largest accepted frame body in bytes (default 4 MiB). */
+        public Builder maxFrameBytes(int maxFrameBytes) {
+            this.maxFrameBytes = maxFrameBytes;
+            return this;
+        }
+
+        /** Shared secret the handshake must carry; {@code null} or empty disables the check. */
+        public Builder token(String token) {
+            this.token = token;
+            return this;
+        }
+
+        /** Most spans (and most metric entries) accepted in one batch (default 10000). */
+        public Builder maxBatchSpans(int maxBatchSpans) {
+            this.maxBatchSpans = maxBatchSpans;
+            return this;
+        }
+
+        /** An ingest connection that sends nothing for this long is closed (default 5 min). */
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /**
+         * Capacity of the storage write queue, in rows (spans, metric cells, gauges). When it is full
+         * the collector stops reading from agent sockets until the writer catches up (TCP backpressure).
+         */
+        public Builder storeQueueSpans(int storeQueueSpans) {
+            this.storeQueueSpans = storeQueueSpans;
+            return this;
+        }
+
+        public CollectorConfig build() {
+            return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
+                    idleTimeout, storeQueueSpans);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.argus.collector;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Command line entry point. Runs in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
+ * Exit status: 0 after a clean stop or {@code --help}, 1 when the collector cannot start, 2 for bad flags.
+ */
+public final class CollectorMain {
+    static final String USAGE = """
+            Usage: argus-collector [options]
+
+              --ingest-port PORT       agent ingest TCP port (default 9898, 0 = any free port)
+              --http-port PORT         HTTP API and web UI port (default 9897, 0 = any free port)
+              --bind ADDRESS           address both servers listen on (default 127.0.0.1)
+              --data-dir DIR           storage directory (default ./data)
+              --max-frame-bytes N      largest accepted agent frame in bytes (default 4194304)
+              --max-batch-spans N      most spans or metric entries in one batch (default 10000)
+              --token TOKEN            require agents to present this token in their handshake
+                                       (or set ARGUS_COLLECTOR_TOKEN)
+              --help                   show this help and exit
+
+            Options take their value as the next argument or after '=' (--http-port=8080).
+            """;
+
+    private CollectorMain() {
+    }
+
+    /** Bad command line. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    public static void main(String[] args) {
+        configureLogging();
+        CollectorConfig config;
+        try {
+            config = parse(args, System.getenv("ARGUS_COLLECTOR_TOKEN"));
+        } catch (UsageException e) {
+            System.err.println("argus-collector: " + e.getMessage());
+            System.err.println("Try 'argus-collector --help' for the options.");
+            System.exit(2);
+            return;
+        }
+        if (config == null) {
+            System.out.print(USAGE);
+            return;
+        }
+        // The hook is in place before the collector starts, so that a SIGTERM arriving at any point
+        // (even while starting) closes it cleanly.
+        AtomicReference<Collector> running = new AtomicReference<>();
+        CountDownLatch startAttempted = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                startAttempted.await(60, TimeUnit.SECONDS);
+                Collector c = running.getAndSet(null);
+                if (c != null) {
+                    c.close();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                stopped.countDown();
+            }
+        }, "argus-shutdown"));
+        try {
+            running.set(Collector.start(config));
+        } catch (RuntimeException e) {
+            System.err.println("argus-collector: " + e.getMessage());
+            startAttempted.countDown();
+            System.exit(1);
+            return;
+        }
+        startAttempted.countDown();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Parses the command line.
+     *
+     * @return the config, or {@code null} when {@code --help} was asked for
+     */
+    static CollectorConfig parse(String[] args, String envToken) throws UsageException {
+        CollectorConfig.Builder b = CollectorConfig.builder();
+        if (envToken != null && !envToken.isEmpty()) {
+            b.token(envToken);
+        }
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return null;
+            }
+            if (!arg.startsWith("--")) {
+                throw new UsageException("unexpected argument '" + arg + "'");
+            }
+            String name = arg;
+            String value;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            } else {
+                if (!isKnown(name)) {
+                    throw new UsageException("unknown option '" + name + "'");
+                }
+                if (i + 1 >= args.length) {
+                    throw new UsageException("option " + name + " needs a value");
+                }
+                value = args[++i];
+            }
+            switch (name) {
+                case "--ingest-port" -> b.ingestPort(port(name, value));
+                case "--http-port" -> b.httpPort(port(name, value));
+                case "--bind" -> {
+                    if (value.isBlank()) {
+                        throw new UsageException("invalid value for --bind: an address is required");
+                    }
+                    b.bind(value);
+                }
+                case "--data-dir" -> {
+                    try {
+                        if (value.isBlank()) {
+                            throw new InvalidPathException(value, "empty path");
+                        }
+                        b.dataDir(Path.of(value));
+                    } catch (InvalidPathException e) {
+                        throw new UsageException("invalid value for --data-dir: '" + value + "' (" + e.getReason()
+                                + ")");
+                    }
+                }
+                case "--max-frame-bytes" -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30));
+                case "--max-batch-spans" -> b.maxBatchSpans(intRange(name, value, 1, 10_000_000));
+                case "--token" -> {
+                    if (value.isEmpty()) {
+                        throw new UsageException("invalid value for --token: must not be empty");
+                    }
+                    b.token(value);
+                }
+                default -> throw new UsageException("unknown option '" + name + "'");
+            }
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static boolean isKnown(String name) {
+        return switch (name) {
+            case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
+                    "--token" -> true;
+            default -> false;
+        };
+    }
+
+    private static int port(String name, String value) throws UsageException {
+        return intRange(name, value, 0, 65535);
+    }
+
+    private static int intRange(String name, String value, int min, int max) throws UsageException {
+        long v;
+        try {
+            v = Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException("invalid value for " + name + ": '" + value + "' is not a number");
+        }
+        if (v < min || v > max) {
+            throw new UsageException("invalid value for " + name + ": " + v + " is outside " + min + ".." + max);
+        }
+        return (int) v;
+    }
+
+    /** One line per record on stderr, INFO and up; Netty and DuckDB internals only from WARNING. */
+    private static void configureLogging() {
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", CollectorLogManager.class.getName());
+        }
+        if (System.getProperty("java.util.logging.config.file") != null
+                || System.getProperty("java.util.logging.config.class") != null) {
+            return;
+        }
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format",
+                    "%1$tF %1$tT.%1$tL %4$s %3$s - %5$s%6$s%n");
+        }
+        Logger.getLogger("io.netty").setLevel(Level.WARNING);
+        Logger.getLogger("org.duckdb").setLevel(Level.WARNING);
+    }
+}

@@ -1,0 +1,222 @@
+package io.argus.collector.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.Ids;
+import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.TraceQuery;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The query API, the web UI and {@code /metrics}. Requests are parsed on the event loop; anything that
+ * touches storage runs on the query executor so that a slow query never stalls other connections.
+ */
+@ChannelHandler.Sharable
+final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Logger LOG = Logger.getLogger(HttpApiHandler.class.getName());
+    static final int DEFAULT_TRACE_LIMIT = 20;
+    static final int MAX_TRACE_LIMIT = 1000;
+    static final int JVM_POINTS = 60;
+    private static final String JSON = "application/json; charset=utf-8";
+    private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final Storage storage;
+    private final AgentRegistry registry;
+    private final PrometheusMeterRegistry meters;
+    private final ExecutorService queries;
+    private final ObjectMapper json;
+    private final byte[] indexHtml;
+
+    HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
+                   ObjectMapper json, byte[] indexHtml) {
+        this.storage = storage;
+        this.registry = registry;
+        this.meters = meters;
+        this.queries = queries;
+        this.json = json;
+        this.indexHtml = indexHtml;
+    }
+
+    private record Reply(HttpResponseStatus status, String contentType, byte[] body) {
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        boolean head = HttpMethod.HEAD.equals(req.method());
+        if (!req.decoderResult().isSuccess()) {
+            send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed request"), false, false, null, 0);
+            return;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(req.uri());
+        String path = uri.path();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        String route = route(path);
+        long start = System.nanoTime();
+        if (!HttpMethod.GET.equals(req.method()) && !head) {
+            send(ctx, error(HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET is supported"), keepAlive, false,
+                    route, start);
+            return;
+        }
+        String finalPath = path;
+        QueryParams params = new QueryParams(uri.parameters());
+        if ("ui".equals(route) || "not_found".equals(route)) {
+            send(ctx, answer(route, finalPath, params), keepAlive, head, route, start);
+            return;
+        }
+        try {
+            queries.execute(() -> send(ctx, answer(route, finalPath, params), keepAlive, head, route, start));
+        } catch (RejectedExecutionException e) {
+            send(ctx, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many queries in flight"), keepAlive, head,
+                    route, start);
+        }
+    }
+
+    private static String route(String path) {
+        return switch (path) {
+            case "/", "/index.html" -> "ui";
+            case "/api/services" -> "services";
+            case "/api/agents" -> "agents";
+            case "/api/traces" -> "traces";
+            case "/api/metrics/http" -> "metrics_http";
+            case "/api/metrics/jvm" -> "metrics_jvm";
+            case "/metrics" -> "prometheus";
+            default -> path.startsWith("/api/traces/") && path.indexOf('/', "/api/traces/".length()) < 0
+                    ? "trace" : "not_found";
+        };
+    }
+
+    private Reply answer(String route, String path, QueryParams params) {
+        try {
+            return switch (route) {
+                case "ui" -> new Reply(HttpResponseStatus.OK, "text/html; charset=utf-8", indexHtml);
+                case "services" -> ok(registry.services());
+                case "agents" -> ok(registry.agents());
+                case "traces" -> {
+                    String service = params.string("service");
+                    int limit = params.intValue("limit", DEFAULT_TRACE_LIMIT, 1, MAX_TRACE_LIMIT);
+                    double minMs = params.doubleValue("minDurationMs", 0, 0);
+                    yield ok(storage.traces(new TraceQuery(service, (long) Math.ceil(minMs * 1_000_000d), limit)));
+                }
+                case "trace" -> {
+                    String id = path.substring("/api/traces/".length());
+                    long[] tid;
+                    try {
+                        tid = Ids.parseTraceId(id);
+                    } catch (IllegalArgumentException e) {
+                        throw ApiException.badRequest("malformed trace id '" + truncate(id) + "': " + e.getMessage());
+                    }
+                    yield ok(storage.trace(tid[0], tid[1])
+                            .orElseThrow(() -> ApiException.notFound("trace " + id.toLowerCase() + " not found")));
+                }
+                case "metrics_http" -> {
+                    String kind = params.string("kind");
+                    if (kind != null && !kind.equals("server") && !kind.equals("client") && !kind.equals("db")) {
+                        throw ApiException.badRequest("parameter 'kind' must be 'server', 'client' or 'db', got '"
+                                + truncate(kind) + "'");
+                    }
+                    yield ok(storage.httpMetrics(params.string("service"), kind));
+                }
+                case "metrics_jvm" -> {
+                    String service = params.string("service");
+                    if (service == null) {
+                        throw ApiException.badRequest("parameter 'service' is required");
+                    }
+                    yield ok(storage.jvmMetrics(service, JVM_POINTS));
+                }
+                case "prometheus" -> new Reply(HttpResponseStatus.OK, PROMETHEUS,
+                        meters.scrape().getBytes(StandardCharsets.UTF_8));
+                default -> throw ApiException.notFound("no such resource: " + truncate(path));
+            };
+        } catch (ApiException e) {
+            return error(e.status(), e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "query " + path + " failed", e);
+            return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());
+        }
+    }
+
+    private Reply ok(Object body) {
+        try {
+            return new Reply(HttpResponseStatus.OK, JSON, json.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Reply error(HttpResponseStatus status, String message) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", message);
+        body.put("status", status.code());
+        try {
+            return new Reply(status, JSON, json.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String truncate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    }
+
+    private void send(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean head, String route,
+                      long startNanos) {
+        ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body());
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(), content);
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+        res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
+        res.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        if (keepAlive) {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        } else {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        if (route != null) {
+            Timer.builder("argus.collector.http.requests")
+                    .description("HTTP API requests")
+                    .tag("route", route)
+                    .tag("status", Integer.toString(reply.status().code()))
+                    .register(meters)
+                    .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        }
+        if (keepAlive) {
+            ctx.writeAndFlush(res);
+        } else {
+            ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(Level.FINE, "HTTP connection failed", cause);
+        ctx.close();
+    }
+}

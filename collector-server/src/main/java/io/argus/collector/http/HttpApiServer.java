@@ -1,0 +1,112 @@
+package io.argus.collector.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.Storage;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** HTTP server for the JSON query API, the web UI and the collector's Prometheus metrics. */
+public final class HttpApiServer implements AutoCloseable {
+    static final String INDEX_RESOURCE = "/io/argus/collector/ui/index.html";
+
+    private final Channel serverChannel;
+    private final ChannelGroup channels;
+    private final ExecutorService queries;
+
+    private HttpApiServer(Channel serverChannel, ChannelGroup channels, ExecutorService queries) {
+        this.serverChannel = serverChannel;
+        this.channels = channels;
+        this.queries = queries;
+    }
+
+    public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
+                                      Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters)
+            throws InterruptedException {
+        AtomicInteger threadNo = new AtomicInteger();
+        ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(256), r -> {
+                    Thread t = new Thread(r, "argus-query-" + threadNo.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
+        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, new ObjectMapper(),
+                loadIndex());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        ch.pipeline()
+                                .addLast("timeout", new ReadTimeoutHandler(120))
+                                .addLast("codec", new HttpServerCodec())
+                                .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
+                                .addLast("api", handler);
+                    }
+                });
+        try {
+            Channel ch = b.bind(bind, port).sync().channel();
+            channels.add(ch);
+            return new HttpApiServer(ch, channels, queries);
+        } catch (RuntimeException | InterruptedException e) {
+            queries.shutdownNow();
+            throw e;
+        }
+    }
+
+    private static byte[] loadIndex() {
+        try (InputStream in = HttpApiServer.class.getResourceAsStream(INDEX_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + INDEX_RESOURCE);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        queries.shutdown();
+        try {
+            if (!queries.awaitTermination(10, TimeUnit.SECONDS)) {
+                queries.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            queries.shutdownNow();
+        }
+    }
+}

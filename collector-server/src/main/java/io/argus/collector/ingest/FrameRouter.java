@@ -1,0 +1,104 @@
+package io.argus.collector.ingest;
+
+import io.argus.collector.storage.Storage;
+import io.argus.protocol.Frame;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Sends each validated frame where it belongs: span batches to the span store, metric batches to the
+ * metric store, handshakes and heartbeats to the {@link AgentRegistry}.
+ *
+ * <p>When the store's queue is full the connection stops reading (TCP pushes back on the agent, whose own
+ * bounded queue then drops and counts) and the batches already decoded wait here, in order, until the store
+ * takes them. One instance per connection.
+ */
+final class FrameRouter extends ChannelInboundHandlerAdapter {
+    static final long RETRY_MILLIS = 5;
+    /** Give up on batches still waiting this long after their connection closed. */
+    static final long ORPHAN_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(30);
+
+    private final Storage storage;
+    private final AgentRegistry registry;
+    private final IngestMetrics metrics;
+    private final ArrayDeque<BooleanSupplier> waiting = new ArrayDeque<>();
+    private boolean retryScheduled;
+    private long closedAtMs;
+
+    FrameRouter(Storage storage, AgentRegistry registry, IngestMetrics metrics) {
+        this.storage = storage;
+        this.registry = registry;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (IngestAttributes.rejected(ctx.channel()) || !(msg instanceof Frame frame)) {
+            return;
+        }
+        AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
+        switch (frame.getBodyCase()) {
+            case HANDSHAKE -> registry.connected(session);
+            case SPANS -> {
+                registry.spans(session, frame.getSpans().getSpansCount());
+                if (frame.getSpans().getSpansCount() > 0) {
+                    store(ctx, () -> storage.offerSpans(session.source(), frame.getSpans()));
+                }
+            }
+            case METRICS -> store(ctx, () -> storage.offerMetrics(session.source(), frame.getMetrics()));
+            case HEARTBEAT -> registry.heartbeat(session, frame.getHeartbeat());
+            default -> {
+                // the validator lets nothing else through
+            }
+        }
+        registry.seen(session, System.currentTimeMillis());
+    }
+
+    private void store(ChannelHandlerContext ctx, BooleanSupplier offer) {
+        if (waiting.isEmpty() && offer.getAsBoolean()) {
+            return;
+        }
+        waiting.addLast(offer);
+        if (!retryScheduled) {
+            metrics.backpressure();
+            ctx.channel().config().setAutoRead(false);
+            scheduleRetry(ctx);
+        }
+    }
+
+    private void scheduleRetry(ChannelHandlerContext ctx) {
+        retryScheduled = true;
+        ctx.executor().schedule(() -> retry(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void retry(ChannelHandlerContext ctx) {
+        retryScheduled = false;
+        while (!waiting.isEmpty()) {
+            if (!waiting.peekFirst().getAsBoolean()) {
+                if (closedAtMs != 0 && System.currentTimeMillis() - closedAtMs > ORPHAN_TIMEOUT_MILLIS) {
+                    waiting.clear();
+                    return;
+                }
+                scheduleRetry(ctx);
+                return;
+            }
+            waiting.pollFirst();
+        }
+        if (ctx.channel().isActive()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closedAtMs = System.currentTimeMillis();
+        AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
+        if (session != null) {
+            registry.disconnected(session);
+        }
+        super.channelInactive(ctx);
+    }
+}

@@ -1,0 +1,78 @@
+package io.argus.collector.ingest;
+
+import io.argus.collector.storage.Storage;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent-facing TCP server. Pipeline per connection, one job per stage:
+ * idle timeout, then length-prefixed framing (size-capped), then protobuf decoding, then validation, then
+ * routing to storage and registry, then rejection handling (log, count, close).
+ */
+public final class IngestServer implements AutoCloseable {
+    private final ChannelGroup channels;
+    private final Channel serverChannel;
+
+    private IngestServer(Channel serverChannel, ChannelGroup channels) {
+        this.serverChannel = serverChannel;
+        this.channels = channels;
+    }
+
+    public static IngestServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
+                                     int maxFrameBytes, String token, int maxBatchEntries, Duration idleTimeout,
+                                     Storage storage, AgentRegistry registry, IngestMetrics metrics)
+            throws InterruptedException {
+        RejectionHandler rejections = new RejectionHandler(metrics);
+        FrameProtobufDecoder protobuf = new FrameProtobufDecoder(metrics);
+        ChannelGroup channels = new DefaultChannelGroup("argus-ingest", GlobalEventExecutor.INSTANCE);
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 512)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        metrics.connectionOpened();
+                        ch.closeFuture().addListener((ChannelFutureListener) f -> metrics.connectionClosed());
+                        ch.pipeline()
+                                .addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0,
+                                        TimeUnit.MILLISECONDS))
+                                .addLast("framer", new IngestFrameDecoder(maxFrameBytes))
+                                .addLast("protobuf", protobuf)
+                                .addLast("validator", new FrameValidator(token, maxBatchEntries, metrics))
+                                .addLast("router", new FrameRouter(storage, registry, metrics))
+                                .addLast("rejections", rejections);
+                    }
+                });
+        Channel ch = b.bind(bind, port).sync().channel();
+        channels.add(ch);
+        return new IngestServer(ch, channels);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** Stops accepting and closes every agent connection. */
+    @Override
+    public void close() {
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}

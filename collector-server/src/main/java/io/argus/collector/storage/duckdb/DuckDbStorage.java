@@ -1,0 +1,572 @@
+package io.argus.collector.storage.duckdb;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.storage.AgentInfo;
+import io.argus.collector.storage.Histograms;
+import io.argus.collector.storage.HttpMetricSummary;
+import io.argus.collector.storage.Ids;
+import io.argus.collector.storage.JvmInstanceMetrics;
+import io.argus.collector.storage.JvmMetrics;
+import io.argus.collector.storage.JvmPoint;
+import io.argus.collector.storage.Source;
+import io.argus.collector.storage.SpanRecord;
+import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.TraceDetail;
+import io.argus.collector.storage.TraceQuery;
+import io.argus.collector.storage.TraceSummary;
+import io.argus.protocol.MetricBatch;
+import io.argus.protocol.SpanBatch;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Embedded DuckDB storage in one file, {@code <dataDir>/argus.duckdb}.
+ *
+ * <p>Writes: ingest threads {@linkplain #offerSpans offer} validated batches to a queue bounded in rows;
+ * one writer thread ({@link DuckDbWriter}) bulk-appends them with DuckDB's Appender API (see there for the
+ * staging table that makes this fast). Reads: each query borrows a connection from a small pool; DuckDB's
+ * MVCC lets queries run beside the writer.
+ */
+public final class DuckDbStorage implements Storage {
+    private static final Logger LOG = Logger.getLogger(DuckDbStorage.class.getName());
+    public static final String DB_FILE = "argus.duckdb";
+    /** Held while a collector uses the directory, so that two collectors never write one store. */
+    public static final String LOCK_FILE = "argus.lock";
+    private static final TypeReference<LinkedHashMap<String, String>> TAGS_TYPE = new TypeReference<>() {
+    };
+
+    private final Path file;
+    private final FileLock dirLock;
+    private final DuckDBConnection root;
+    private final WriteQueue queue;
+    private final DuckDbWriter writer;
+    private final Thread writerThread;
+    private final ConcurrentLinkedDeque<Connection> idleConnections = new ConcurrentLinkedDeque<>();
+    private final ObjectMapper json = new ObjectMapper();
+    private volatile boolean closed;
+
+    private DuckDbStorage(Path file, FileLock dirLock, DuckDBConnection root, int queueRows, MeterRegistry registry)
+            throws SQLException {
+        this.file = file;
+        this.dirLock = dirLock;
+        this.root = root;
+        this.queue = new WriteQueue(queueRows);
+        this.writer = new DuckDbWriter((DuckDBConnection) root.duplicate(), queue, registry);
+        this.writerThread = new Thread(writer, "argus-storage-writer");
+        this.writerThread.setDaemon(true);
+        Gauge.builder("argus.collector.store.queue.depth", queue, WriteQueue::pendingRows)
+                .description("Rows accepted but not yet written to storage").register(registry);
+        Gauge.builder("argus.collector.store.queue.capacity", queue, WriteQueue::capacityRows)
+                .description("Capacity of the storage write queue in rows").register(registry);
+    }
+
+    /**
+     * Opens (creating when needed) the store in {@code dataDir} and starts its writer thread.
+     *
+     * @param queueRows capacity of the write queue, in rows
+     */
+    public static DuckDbStorage open(Path dataDir, int queueRows, MeterRegistry registry) {
+        Path file = dataDir.resolve(DB_FILE).toAbsolutePath();
+        FileLock lock = lockDirectory(dataDir);
+        DuckDBConnection root = null;
+        try {
+            Class.forName("org.duckdb.DuckDBDriver");
+            root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + file);
+            DuckDbSchema.configure(root, dataDir);
+            DuckDbSchema.create(root);
+            DuckDbStorage storage = new DuckDbStorage(file, lock, root, queueRows, registry);
+            storage.writerThread.start();
+            return storage;
+        } catch (SQLException | ClassNotFoundException | RuntimeException e) {
+            if (root != null) {
+                try {
+                    root.close();
+                } catch (SQLException ignored) {
+                    // already failing
+                }
+            }
+            release(lock);
+            throw new IllegalStateException("cannot open storage " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static FileLock lockDirectory(Path dataDir) {
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(dataDir);
+            channel = FileChannel.open(dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw new OverlappingFileLockException();
+            }
+            return lock;
+        } catch (OverlappingFileLockException e) {
+            closeQuietly(channel);
+            throw new IllegalStateException("cannot open storage: data directory " + dataDir
+                    + " is in use by another collector");
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new UncheckedIOException("cannot open storage: data directory " + dataDir + " is not usable: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // nothing more to do
+            }
+        }
+    }
+
+    private static void release(FileLock lock) {
+        try {
+            lock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        closeQuietly(lock.channel());
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public boolean offerSpans(Source source, SpanBatch batch) {
+        return !closed && queue.offer(new WriteTask.Spans(source, batch));
+    }
+
+    @Override
+    public boolean offerMetrics(Source source, MetricBatch batch) {
+        return !closed && queue.offer(new WriteTask.Metrics(source, batch));
+    }
+
+    @Override
+    public void saveAgents(Collection<AgentInfo> agents) {
+        if (!closed && !agents.isEmpty()) {
+            queue.put(new WriteTask.Agents(List.copyOf(agents)));
+        }
+    }
+
+    @Override
+    public boolean flush(Duration timeout) {
+        if (closed || writer.finished()) {
+            return queue.pendingRows() == 0;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queue.put(new WriteTask.Flush(done));
+        try {
+            done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @Override
+    public long pendingRows() {
+        return queue.pendingRows();
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * Recent traces. A full aggregation over every span would cost a scan of the whole table, so the query
+     * first finds the start time {@code t} of the {@code limit}-th newest matching root span: every trace in the
+     * answer has its root (or, without a root, all its spans) at or after {@code t}. Only traces with a span
+     * from {@code t} on are then aggregated, over all of their spans. With fewer matching roots than
+     * {@code limit} (or if trace ids repeat among the roots) it falls back to aggregating everything.
+     */
+    @Override
+    public List<TraceSummary> traces(TraceQuery q) {
+        StringBuilder rootFilter = new StringBuilder(" WHERE parent_span_id IS NULL AND duration_nanos >= ?");
+        if (q.service() != null) {
+            rootFilter.append(" AND service = ?");
+        }
+        Long since = query("SELECT count(*), min(start_epoch_nanos) FROM (SELECT start_epoch_nanos FROM spans"
+                + rootFilter + " ORDER BY start_epoch_nanos DESC LIMIT ?)", ps -> {
+            int i = 1;
+            ps.setLong(i++, q.minDurationNanos());
+            if (q.service() != null) {
+                ps.setString(i++, q.service());
+            }
+            ps.setInt(i, q.limit());
+        }, rs -> rs.next() && rs.getLong(1) >= q.limit() ? rs.getLong(2) : null);
+        if (since != null) {
+            List<TraceSummary> recent = traces(q, since);
+            if (recent.size() == q.limit()) {
+                return recent;
+            }
+        }
+        return traces(q, null);
+    }
+
+    private List<TraceSummary> traces(TraceQuery q, Long since) {
+        StringBuilder sql = new StringBuilder("WITH ");
+        if (since != null) {
+            sql.append("""
+                    candidates AS (
+                      SELECT DISTINCT trace_id_high, trace_id_low FROM spans WHERE start_epoch_nanos >= ?),
+                    """);
+        }
+        sql.append("""
+                t AS (
+                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(*) AS span_count,
+                         arg_min({'name': name, 'service': service, 'start': start_epoch_nanos,
+                                  'dur': duration_nanos},
+                                 (parent_span_id IS NOT NULL, start_epoch_nanos)) AS root
+                  FROM spans""");
+        if (since != null) {
+            sql.append(" SEMI JOIN candidates USING (trace_id_high, trace_id_low)");
+        }
+        sql.append("""
+                 GROUP BY trace_id_high, trace_id_low)
+                SELECT hi, lo, span_count, root.name, root.service, root.start, root.dur FROM t
+                WHERE root.dur >= ?""");
+        if (q.service() != null) {
+            sql.append(" AND root.service = ?");
+        }
+        sql.append(" ORDER BY root.start DESC, hi, lo LIMIT ?");
+        return query(sql.toString(), ps -> {
+            int i = 1;
+            if (since != null) {
+                ps.setLong(i++, since);
+            }
+            ps.setLong(i++, q.minDurationNanos());
+            if (q.service() != null) {
+                ps.setString(i++, q.service());
+            }
+            ps.setInt(i, q.limit());
+        }, rs -> {
+            List<TraceSummary> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new TraceSummary(
+                        Ids.traceIdHex(rs.getLong(1), rs.getLong(2)),
+                        rs.getString(4),
+                        rs.getString(5),
+                        Math.floorDiv(rs.getLong(6), 1_000_000L),
+                        rs.getLong(7) / 1e6,
+                        rs.getLong(3)));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Optional<TraceDetail> trace(long high, long low) {
+        List<SpanRecord> spans = query("""
+                SELECT span_id, parent_span_id, service, instance, kind, name, start_epoch_nanos,
+                       duration_nanos, status, tags
+                FROM spans WHERE trace_id_high = ? AND trace_id_low = ?
+                ORDER BY start_epoch_nanos, span_id""", ps -> {
+            ps.setLong(1, high);
+            ps.setLong(2, low);
+        }, rs -> {
+            List<SpanRecord> out = new ArrayList<>();
+            while (rs.next()) {
+                long parent = rs.getLong(2);
+                boolean root = rs.wasNull();
+                out.add(new SpanRecord(
+                        Ids.spanIdHex(rs.getLong(1)),
+                        root ? null : Ids.spanIdHex(parent),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getLong(7),
+                        rs.getLong(8),
+                        rs.getString(9),
+                        tags(rs.getString(10))));
+            }
+            return out;
+        });
+        return spans.isEmpty() ? Optional.empty() : Optional.of(new TraceDetail(Ids.traceIdHex(high, low), spans));
+    }
+
+    private Map<String, String> tags(String text) {
+        if (text == null || text.isEmpty()) {
+            return Collections.emptyMap();
+        }
+        try {
+            return json.readValue(text, TAGS_TYPE);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "unreadable tags " + text, e);
+            return Collections.emptyMap();
+        }
+    }
+
+    @Override
+    public List<HttpMetricSummary> httpMetrics(String service, String kind) {
+        StringBuilder where = new StringBuilder(" WHERE true");
+        List<String> params = new ArrayList<>();
+        if (service != null) {
+            where.append(" AND service = ?");
+            params.add(service);
+        }
+        if (kind != null) {
+            where.append(" AND kind = ?");
+            params.add(kind);
+        }
+        record Key(String service, String kind, String method, String target, int status) {
+        }
+        record Totals(long count, long errors, long sum, long min, long max) {
+        }
+        Map<Key, Totals> totals = query(
+                "SELECT service, kind, method, target, status, sum(count), sum(errors), sum(sum_nanos),"
+                        + " min(min_nanos), max(max_nanos) FROM http_metrics" + where
+                        + " GROUP BY ALL",
+                ps -> bind(ps, params), rs -> {
+                    Map<Key, Totals> out = new LinkedHashMap<>();
+                    while (rs.next()) {
+                        out.put(new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                        rs.getInt(5)),
+                                new Totals(rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
+                                        rs.getLong(10)));
+                    }
+                    return out;
+                });
+        // Merged histogram per key: bound (Long.MAX_VALUE = overflow bucket) -> count.
+        Map<Key, TreeMap<Long, Long>> buckets = query(
+                "SELECT service, kind, method, target, status, coalesce(bound, 9223372036854775807),"
+                        + " sum(coalesce(cnt, 0)) FROM (SELECT service, kind, method, target,"
+                        + " status, unnest(bucket_bounds) AS bound, unnest(bucket_counts) AS cnt FROM http_metrics"
+                        + where + ") GROUP BY ALL",
+                ps -> bind(ps, params), rs -> {
+                    Map<Key, TreeMap<Long, Long>> out = new LinkedHashMap<>();
+                    while (rs.next()) {
+                        Key key = new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                rs.getInt(5));
+                        out.computeIfAbsent(key, k -> new TreeMap<>()).merge(rs.getLong(6), rs.getLong(7), Long::sum);
+                    }
+                    return out;
+                });
+        List<HttpMetricSummary> out = new ArrayList<>(totals.size());
+        totals.forEach((key, t) -> {
+            TreeMap<Long, Long> merged = buckets.getOrDefault(key, new TreeMap<>());
+            long overflow = merged.getOrDefault(Long.MAX_VALUE, 0L);
+            merged.remove(Long.MAX_VALUE);
+            long[] bounds = new long[merged.size()];
+            long[] counts = new long[merged.size() + 1];
+            int i = 0;
+            for (Map.Entry<Long, Long> e : merged.entrySet()) {
+                bounds[i] = e.getKey();
+                counts[i++] = e.getValue();
+            }
+            counts[i] = overflow;
+            double min = t.count() > 0 ? t.min() : 0;
+            double max = t.count() > 0 ? t.max() : 0;
+            out.add(new HttpMetricSummary(key.service(), key.kind(), key.method(), key.target(), key.status(),
+                    t.count(), t.errors(),
+                    ms(t.count() > 0 ? (double) t.sum() / t.count() : 0), ms(min), ms(max),
+                    ms(Histograms.percentile(0.95, bounds, counts, min, max)),
+                    ms(Histograms.percentile(0.99, bounds, counts, min, max))));
+        });
+        out.sort((a, b) -> {
+            int c = Long.compare(b.count(), a.count());
+            if (c == 0) {
+                c = a.service().compareTo(b.service());
+            }
+            if (c == 0) {
+                c = a.kind().compareTo(b.kind());
+            }
+            if (c == 0) {
+                c = a.method().compareTo(b.method());
+            }
+            if (c == 0) {
+                c = a.target().compareTo(b.target());
+            }
+            if (c == 0) {
+                c = Integer.compare(a.status(), b.status());
+            }
+            return c;
+        });
+        return out;
+    }
+
+    /** Nanoseconds to milliseconds, rounded to the microsecond. */
+    private static double ms(double nanos) {
+        return Math.round(nanos / 1_000.0) / 1_000.0;
+    }
+
+    @Override
+    public JvmMetrics jvmMetrics(String service, int points) {
+        Map<String, Map<String, List<JvmPoint>>> byInstance = query("""
+                SELECT instance, name, ts_ms, value FROM (
+                  SELECT instance, name, ts_ms, value,
+                         row_number() OVER (PARTITION BY instance, name ORDER BY ts_ms DESC) AS rn
+                  FROM jvm_gauges WHERE service = ?)
+                WHERE rn <= ? ORDER BY instance, name, ts_ms""", ps -> {
+            ps.setString(1, service);
+            ps.setInt(2, points);
+        }, rs -> {
+            Map<String, Map<String, List<JvmPoint>>> out = new LinkedHashMap<>();
+            while (rs.next()) {
+                out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
+                        .add(new JvmPoint(rs.getLong(3), rs.getDouble(4)));
+            }
+            return out;
+        });
+        List<JvmInstanceMetrics> instances = new ArrayList<>();
+        byInstance.forEach((instance, series) -> {
+            Map<String, Double> latest = new LinkedHashMap<>();
+            series.forEach((name, list) -> latest.put(name, list.get(list.size() - 1).value()));
+            instances.add(new JvmInstanceMetrics(instance, latest, series));
+        });
+        return new JvmMetrics(service, instances);
+    }
+
+    @Override
+    public List<AgentInfo> loadAgents() {
+        return query("""
+                SELECT service, instance, agent_version, host, pid, start_time_ms, runtime_version,
+                       protocol_version, remote_address, connected_at_ms, last_seen_ms, last_heartbeat_ms,
+                       dropped_spans, dropped_metrics, advice_errors, sent_spans, spans_received
+                FROM agents ORDER BY service, instance""", ps -> {
+        }, rs -> {
+            List<AgentInfo> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(new AgentInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getLong(5), rs.getLong(6), rs.getString(7), rs.getInt(8), rs.getString(9), false,
+                        rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
+                        rs.getLong(15), rs.getLong(16), rs.getLong(17)));
+            }
+            return out;
+        });
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private interface Reader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private static void bind(PreparedStatement ps, List<String> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            ps.setString(i + 1, params.get(i));
+        }
+    }
+
+    private <T> T query(String sql, Binder binder, Reader<T> reader) {
+        if (closed) {
+            throw new IllegalStateException("storage is closed");
+        }
+        Connection conn = borrow();
+        boolean healthy = true;
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            binder.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                return reader.read(rs);
+            }
+        } catch (SQLException e) {
+            healthy = false;
+            throw new IllegalStateException("query failed: " + e.getMessage(), e);
+        } finally {
+            giveBack(conn, healthy);
+        }
+    }
+
+    private Connection borrow() {
+        Connection conn = idleConnections.pollFirst();
+        if (conn != null) {
+            return conn;
+        }
+        try {
+            return root.duplicate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open a storage connection: " + e.getMessage(), e);
+        }
+    }
+
+    private void giveBack(Connection conn, boolean healthy) {
+        if (healthy && !closed && idleConnections.size() < 8) {
+            idleConnections.addFirst(conn);
+            if (!closed) {
+                return;
+            }
+            idleConnections.remove(conn);
+        }
+        closeQuietly(conn);
+    }
+
+    private static void closeQuietly(Connection conn) {
+        try {
+            conn.close();
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "closing connection", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        queue.put(new WriteTask.Stop());
+        try {
+            writerThread.join(TimeUnit.SECONDS.toMillis(60));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (writerThread.isAlive()) {
+            LOG.warning("storage writer did not finish within 60 s; " + queue.pendingRows() + " rows not written");
+        }
+        Connection c;
+        while ((c = idleConnections.pollFirst()) != null) {
+            closeQuietly(c);
+        }
+        try {
+            root.close();
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "closing storage: " + e);
+        }
+        release(dirLock);
+    }
+}

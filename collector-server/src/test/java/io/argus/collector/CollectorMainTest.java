@@ -1,0 +1,135 @@
+package io.argus.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CollectorMainTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void defaults() throws Exception {
+        CollectorConfig c = CollectorMain.parse(new String[0], null);
+        assertThat(c.bind()).isEqualTo("127.0.0.1");
+        assertThat(c.ingestPort()).isEqualTo(9898);
+        assertThat(c.httpPort()).isEqualTo(9897);
+        assertThat(c.dataDir().toString()).isEqualTo("./data");
+        assertThat(c.maxFrameBytes()).isEqualTo(4 * 1024 * 1024);
+        assertThat(c.maxBatchSpans()).isEqualTo(10_000);
+        assertThat(c.token()).isNull();
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void flags() throws Exception {
+        CollectorConfig c = CollectorMain.parse(new String[] {"--ingest-port", "7000", "--http-port=7001",
+                "--bind", "0.0.0.0", "--data-dir", "/tmp/x", "--max-frame-bytes=1024", "--token", "t0k",
+                "--max-batch-spans", "50"}, null);
+        assertThat(c.ingestPort()).isEqualTo(7000);
+        assertThat(c.httpPort()).isEqualTo(7001);
+        assertThat(c.bind()).isEqualTo("0.0.0.0");
+        assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(c.maxFrameBytes()).isEqualTo(1024);
+        assertThat(c.token()).isEqualTo("t0k");
+        assertThat(c.maxBatchSpans()).isEqualTo(50);
+        assertThat(c.toString()).doesNotContain("t0k");
+        assertThat(CollectorMain.parse(new String[] {"--help"}, null)).isNull();
+        assertThat(CollectorMain.parse(new String[0], "from-env").token()).isEqualTo("from-env");
+        assertThat(CollectorMain.parse(new String[] {"--token", "flag"}, "env").token()).isEqualTo("flag");
+    }
+
+    @Test
+    void badFlags() {
+        assertBad("invalid value for --ingest-port: 'abc' is not a number", "--ingest-port", "abc");
+        assertBad("invalid value for --http-port: 70000 is outside 0..65535", "--http-port=70000");
+        assertBad("invalid value for --max-frame-bytes", "--max-frame-bytes", "10");
+        assertBad("unknown option '--nope'", "--nope", "1");
+        assertBad("unknown option '--nope'", "--nope=1");
+        assertBad("option --data-dir needs a value", "--data-dir");
+        assertBad("unexpected argument 'extra'", "extra");
+        assertBad("invalid value for --token", "--token=");
+        assertBad("invalid value for --bind", "--bind", " ");
+    }
+
+    private static void assertBad(String message, String... args) {
+        assertThatThrownBy(() -> CollectorMain.parse(args, null))
+                .isInstanceOf(CollectorMain.UsageException.class)
+                .hasMessageContaining(message);
+    }
+
+    /** Starts CollectorMain in a child JVM; its stderr goes to {@code errFile} (destroy() would close a pipe). */
+    private Process launch(Path errFile, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(CollectorMain.class.getName());
+        Collections.addAll(cmd, args);
+        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(errFile.toFile()).start();
+    }
+
+    @Test
+    void badFlagExitsWithTwo() throws Exception {
+        Path err = dataDir.resolve("err.txt");
+        Process p = launch(err, "--http-port", "abc");
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(Files.readString(err))
+                .contains("argus-collector: invalid value for --http-port: 'abc' is not a number");
+    }
+
+    @Test
+    void runsInForegroundAndStopsOnSigterm() throws Exception {
+        Path err = dataDir.resolve("err.txt");
+        Path data = dataDir.resolve("data");
+        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--data-dir", data.toString());
+        try {
+            Pattern started = Pattern.compile(
+                    "Argus collector started: ingest 127\\.0\\.0\\.1:(\\d+), http http://127\\.0\\.0\\.1:(\\d+)/, data (.+)$",
+                    Pattern.MULTILINE);
+            Matcher m = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline && p.isAlive()) {
+                Matcher candidate = started.matcher(Files.readString(err));
+                if (candidate.find()) {
+                    m = candidate;
+                    break;
+                }
+                Thread.sleep(20);
+            }
+            assertThat(m).as("started line in %s", Files.readString(err)).isNotNull();
+            assertThat(m.group(3)).isEqualTo(data.toString());
+            int httpPort = Integer.parseInt(m.group(2));
+            HttpResponse<String> res = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/api/services")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).isEqualTo(200);
+            assertThat(res.body()).isEqualTo("[]");
+
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(Files.readString(err)).contains("Argus collector stopped");
+            assertThat(data.resolve("argus.duckdb")).exists();
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.argus.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.protocol.HttpMetric;
+import io.argus.protocol.HttpMetricKind;
+import io.argus.protocol.MetricBatch;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Database call metrics (kind db): stored, served with ?kind=db, and added to data folders that predate them. */
+class DbMetricsTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void dbMetricsAreServedAndOldDataFoldersAreMigrated() throws Exception {
+        // a data folder written before the 'db' kind existed, holding one server row
+        try (Connection old = DriverManager.getConnection("jdbc:duckdb:" + dataDir.resolve("argus.duckdb"));
+             Statement st = old.createStatement()) {
+            st.execute("CREATE TABLE argus_meta (key VARCHAR PRIMARY KEY, value VARCHAR)");
+            st.execute("INSERT INTO argus_meta VALUES ('schema_version', '1')");
+            st.execute("CREATE TYPE http_kind AS ENUM ('server', 'client')");
+            st.execute("CREATE TABLE http_metrics (service VARCHAR NOT NULL, instance VARCHAR NOT NULL,"
+                    + " ts_ms BIGINT NOT NULL, interval_ms BIGINT NOT NULL, kind http_kind NOT NULL,"
+                    + " method VARCHAR NOT NULL, target VARCHAR NOT NULL, status INTEGER NOT NULL,"
+                    + " count BIGINT NOT NULL, errors BIGINT NOT NULL, sum_nanos BIGINT NOT NULL,"
+                    + " min_nanos BIGINT NOT NULL, max_nanos BIGINT NOT NULL, bucket_counts BIGINT[] NOT NULL,"
+                    + " bucket_bounds BIGINT[] NOT NULL)");
+            st.execute("INSERT INTO http_metrics VALUES ('shop', 'shop-1', 1, 1000, 'server', 'GET', '/old', 200,"
+                    + " 3, 0, 3000000, 1000000, 1000000, [3], [2000000])");
+        }
+        CollectorConfig config = CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir).build();
+        try (Collector collector = Collector.start(config);
+             TestAgent agent = new TestAgent(collector.ingestPort())) {
+            Api api = new Api(collector);
+            agent.hello("shop", "shop-1");
+            agent.metrics(MetricBatch.newBuilder().setTimestampMs(2_000).setIntervalMs(1_000)
+                    .addBucketBoundsNanos(1_000_000L).addBucketBoundsNanos(10_000_000L)
+                    .addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_DB)
+                            .setMethod("SELECT").setTarget("h2:mem:shop").setStatus(0).setCount(5).setErrors(1)
+                            .setSumNanos(5_000_000L).setMinNanos(500_000L).setMaxNanos(2_000_000L)
+                            .addBucketCounts(4).addBucketCounts(1))
+                    .build());
+            JsonNode db = api.await("/api/metrics/http?service=shop&kind=db", rows -> rows.size() == 1);
+            assertThat(db.get(0).get("kind").asText()).isEqualTo("db");
+            assertThat(db.get(0).get("method").asText()).isEqualTo("SELECT");
+            assertThat(db.get(0).get("target").asText()).isEqualTo("h2:mem:shop");
+            assertThat(db.get(0).get("count").asLong()).isEqualTo(5);
+            assertThat(db.get(0).get("errors").asLong()).isEqualTo(1);
+            JsonNode all = api.json("/api/metrics/http?service=shop");
+            assertThat(all).hasSize(2);
+            JsonNode server = api.json("/api/metrics/http?service=shop&kind=server");
+            assertThat(server).hasSize(1);
+            assertThat(server.get(0).get("target").asText()).isEqualTo("/old");
+        }
+    }
+}
