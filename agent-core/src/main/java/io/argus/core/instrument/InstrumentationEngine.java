@@ -172,8 +172,10 @@ public final class InstrumentationEngine {
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+            // the init thread's own class loading is skipped while it builds ByteBuddy, but not the
+            // retransformations it runs once the engine is ready
             if (loader == agentLoader || !index.isCandidate(loader, className) || inside.get() != null
-                    || Thread.currentThread() == initThread) {
+                    || (byteBuddy == null && Thread.currentThread() == initThread)) {
                 return null;
             }
             ClassFileTransformer delegate = byteBuddy;
