@@ -1,0 +1,97 @@
+package io.argus.plugin.servlet.javax;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.Argus;
+
+import javax.servlet.AsyncContext;
+import javax.servlet.AsyncEvent;
+import javax.servlet.AsyncListener;
+import javax.servlet.ServletRequest;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+/**
+ * Ends a request that the servlet probe recorded and that went async, when the container completes it
+ * (after a {@code complete()}, the end of the last dispatch, a timeout or an error). Stateless: one
+ * instance per servlet context, registered on each such request; the request's own attributes carry
+ * the start time, path and span, and are removed, so the request is recorded once.
+ *
+ * <p>Not loaded by the agent: {@code ServiceAdvice} loads it from the plugin jar in a class loader
+ * whose parent is the application's servlet API, because an AsyncListener must implement that API's
+ * interface. It uses only the servlet API and the bridge. A copy with the jakarta namespace is built
+ * from this file.
+ */
+public final class AsyncEndListener implements AsyncListener {
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        ServletRequest request = request(event);
+        if (!(request instanceof HttpServletRequest)) {
+            return;
+        }
+        Object start = request.getAttribute("io.argus.servlet.start");
+        if (!(start instanceof Long)) {
+            return;
+        }
+        request.removeAttribute("io.argus.servlet.start");
+        Object path = request.getAttribute("io.argus.servlet.path");
+        request.removeAttribute("io.argus.servlet.path");
+        Object span = request.getAttribute("io.argus.server.owner");
+        if (span instanceof ActiveSpan) {
+            request.removeAttribute("io.argus.server.owner");
+        } else {
+            span = null;
+        }
+        Object error = request.getAttribute("io.argus.servlet.error");
+        if (error != null) {
+            request.removeAttribute("io.argus.servlet.error");
+        }
+        ServletResponse response = response(event);
+        int status = response instanceof HttpServletResponse ? ((HttpServletResponse) response).getStatus() : 200;
+        Argus.serverEnd((ActiveSpan) span, ((Long) start).longValue(), ((HttpServletRequest) request).getMethod(),
+                path instanceof String ? (String) path : ((HttpServletRequest) request).getRequestURI(), status,
+                error instanceof Throwable ? (Throwable) error : null);
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+        // the container completes the request next (onComplete), with the status it settled on
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        ServletRequest request = request(event);
+        Throwable error = event.getThrowable();
+        if (request != null && error != null && request.getAttribute("io.argus.server.owner") instanceof ActiveSpan) {
+            request.setAttribute("io.argus.servlet.error", error);
+        }
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+        // a new async cycle drops the listeners of the last one: stay registered until completion
+        AsyncContext context = event.getAsyncContext();
+        if (context != null) {
+            context.addListener(this);
+        }
+    }
+
+    private static ServletRequest request(AsyncEvent event) {
+        ServletRequest supplied = event.getSuppliedRequest();
+        if (supplied != null) {
+            return supplied;
+        }
+        AsyncContext context = event.getAsyncContext();
+        return context == null ? null : context.getRequest();
+    }
+
+    private static ServletResponse response(AsyncEvent event) {
+        ServletResponse supplied = event.getSuppliedResponse();
+        if (supplied != null) {
+            return supplied;
+        }
+        AsyncContext context = event.getAsyncContext();
+        return context == null ? null : context.getResponse();
+    }
+}
