@@ -1,0 +1,157 @@
+package io.argus.plugin.apachehttpclient.v4;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.Argus;
+import net.bytebuddy.asm.Advice;
+import org.apache.http.Header;
+import org.apache.http.HttpHost;
+import org.apache.http.HttpRequest;
+import org.apache.http.StatusLine;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpUriRequest;
+
+import java.net.URI;
+
+/**
+ * Inlined into {@code doExecute(HttpHost, HttpRequest, HttpContext)} of HttpClient 4.3+'s
+ * {@code InternalHttpClient}, {@code MinimalHttpClient} and {@code AbstractHttpClient}: the one method
+ * every {@code execute(...)} overload of {@code CloseableHttpClient} ends in, once per request.
+ *
+ * <p>Untraced (no sampled span on this thread): the start time lives in an advice local, and the exit
+ * records the metric with values the request and response already hold (the method of an
+ * {@code HttpUriRequest} is a constant, the host a field of the target, the status a field of the
+ * status line). Nothing is allocated here; the URL string is only built once a span exists.
+ *
+ * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate} when the trace
+ * has one) is set on the request object itself, replacing a value the application set. HttpClient
+ * copies the request's headers into its own wrapper right after this point, and copies the original
+ * request's headers onto redirects, so the header reaches every hop. On exit the application's own
+ * values of these two headers are put back, so a request object that is executed again, traced or
+ * not, never carries a stale trace context.
+ *
+ * <p>Advice code is copied into the library class: it may use only the bridge, the JDK and HttpClient,
+ * no helper methods of this class, no lambdas.
+ */
+public final class DoExecuteAdvice {
+
+    private DoExecuteAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static ActiveSpan enter(@Advice.Argument(0) HttpHost target,
+                                   @Advice.Argument(1) HttpRequest request,
+                                   @Advice.Local("argusStartNanos") long startNanos,
+                                   @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
+                                   @Advice.Local("argusUserTracestate") Header[] userTracestate) {
+        startNanos = System.nanoTime();
+        if (request == null || Argus.currentContext() == null) {
+            return null;
+        }
+        String method;
+        URI uri = null;
+        if (request instanceof HttpUriRequest) {
+            method = ((HttpUriRequest) request).getMethod();
+            uri = ((HttpUriRequest) request).getURI();
+        } else {
+            method = request.getRequestLine().getMethod();
+        }
+        String scheme = null;
+        String host = null;
+        int port = -1;
+        if (target != null) {
+            scheme = target.getSchemeName();
+            host = target.getHostName();
+            port = target.getPort();
+        } else if (uri != null && uri.isAbsolute()) {
+            scheme = uri.getScheme();
+            host = uri.getHost();
+            port = uri.getPort();
+        }
+        if (scheme == null) {
+            scheme = "http";
+        }
+        // scheme://host[:port]/path?query: never the user info
+        StringBuilder url = new StringBuilder(64).append(scheme).append("://").append(host);
+        if (port >= 0) {
+            url.append(':').append(port);
+        } else {
+            port = "https".equalsIgnoreCase(scheme) ? 443 : 80;
+        }
+        if (uri != null) {
+            String path = uri.getRawPath();
+            url.append(path == null || path.isEmpty() ? "/" : path);
+            if (uri.getRawQuery() != null) {
+                url.append('?').append(uri.getRawQuery());
+            }
+        } else {
+            String requestUri = request.getRequestLine().getUri();
+            if (requestUri.startsWith("/")) {
+                url.append(requestUri);
+            } else {
+                url.setLength(0);
+                url.append(requestUri);
+            }
+        }
+        ActiveSpan span = Argus.clientStart(method, host, port, url.toString());
+        if (span == null) {
+            return null;
+        }
+        userTraceparent = request.getHeaders("traceparent");
+        userTracestate = request.getHeaders("tracestate");
+        request.setHeader("traceparent", span.traceparent());
+        String tracestate = span.tracestate();
+        if (tracestate != null) {
+            request.setHeader("tracestate", tracestate);
+        } else if (userTracestate.length > 0) {
+            // it belonged to the application's own traceparent, which was just replaced
+            request.removeHeaders("tracestate");
+        }
+        return span;
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(@Advice.Argument(0) HttpHost target,
+                            @Advice.Argument(1) HttpRequest request,
+                            @Advice.Enter ActiveSpan span,
+                            @Advice.Local("argusStartNanos") long startNanos,
+                            @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
+                            @Advice.Local("argusUserTracestate") Header[] userTracestate,
+                            @Advice.Return CloseableHttpResponse response,
+                            @Advice.Thrown Throwable thrown) {
+        if (request == null) {
+            return;
+        }
+        if (span != null && userTraceparent != null) {
+            // the request object is the application's: leave it as it was
+            request.removeHeaders("traceparent");
+            for (Header header : userTraceparent) {
+                request.addHeader(header);
+            }
+            if (userTracestate != null) {
+                request.removeHeaders("tracestate");
+                for (Header header : userTracestate) {
+                    request.addHeader(header);
+                }
+            }
+        }
+        String method;
+        String host = target != null ? target.getHostName() : null;
+        if (request instanceof HttpUriRequest) {
+            method = ((HttpUriRequest) request).getMethod();
+            if (host == null) {
+                URI uri = ((HttpUriRequest) request).getURI();
+                host = uri != null ? uri.getHost() : null;
+            }
+        } else {
+            method = request.getRequestLine().getMethod();
+        }
+        int status = 0;
+        if (response != null) {
+            StatusLine statusLine = response.getStatusLine();
+            if (statusLine != null) {
+                status = statusLine.getStatusCode();
+            }
+        }
+        Argus.clientEnd(span, startNanos, method, host, status, thrown);
+    }
+}

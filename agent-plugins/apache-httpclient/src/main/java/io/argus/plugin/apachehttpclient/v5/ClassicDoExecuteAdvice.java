@@ -1,0 +1,133 @@
+package io.argus.plugin.apachehttpclient.v5;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.Argus;
+import net.bytebuddy.asm.Advice;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.net.URIAuthority;
+
+/**
+ * Inlined into {@code doExecute(HttpHost, ClassicHttpRequest, HttpContext)} of HttpClient 5.x's classic
+ * {@code InternalHttpClient} and {@code MinimalHttpClient}: the one method every {@code execute(...)}
+ * overload of the classic {@code CloseableHttpClient} ends in, once per request.
+ *
+ * <p>Untraced (no sampled span on this thread): the start time lives in an advice local, and the exit
+ * records the metric with values the request and response already hold (method, target host, status
+ * code are fields). Nothing is allocated here; the URL string is only built once a span exists.
+ *
+ * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate} when the trace
+ * has one) is set on the request object, replacing a value the application set. {@code doExecute}
+ * copies the request right after this point (and itself fills in the request's scheme and authority),
+ * and redirects copy the original request's headers, so the header reaches every hop. On exit the
+ * application's own values of these two headers are put back, so a request object that is executed
+ * again, traced or not, never carries a stale trace context.
+ *
+ * <p>Advice code is copied into the library class: it may use only the bridge, the JDK and HttpClient,
+ * no helper methods of this class, no lambdas.
+ */
+public final class ClassicDoExecuteAdvice {
+
+    private ClassicDoExecuteAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static ActiveSpan enter(@Advice.Argument(0) HttpHost target,
+                                   @Advice.Argument(1) ClassicHttpRequest request,
+                                   @Advice.Local("argusStartNanos") long startNanos,
+                                   @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
+                                   @Advice.Local("argusUserTracestate") Header[] userTracestate) {
+        startNanos = System.nanoTime();
+        if (request == null || Argus.currentContext() == null) {
+            return null;
+        }
+        String scheme;
+        String host = null;
+        int port = -1;
+        if (target != null) {
+            scheme = target.getSchemeName();
+            host = target.getHostName();
+            port = target.getPort();
+        } else {
+            scheme = request.getScheme();
+            URIAuthority authority = request.getAuthority();
+            if (authority != null) {
+                host = authority.getHostName();
+                port = authority.getPort();
+            }
+        }
+        if (scheme == null) {
+            scheme = "http";
+        }
+        // scheme://host[:port]/path?query: never the user info
+        StringBuilder url = new StringBuilder(64).append(scheme).append("://").append(host);
+        if (port >= 0) {
+            url.append(':').append(port);
+        } else {
+            port = "https".equalsIgnoreCase(scheme) ? 443 : 80;
+        }
+        String path = request.getPath();
+        if (path == null || path.isEmpty()) {
+            url.append('/');
+        } else if (path.startsWith("/")) {
+            url.append(path);
+        } else {
+            url.setLength(0);
+            url.append(path);
+        }
+        ActiveSpan span = Argus.clientStart(request.getMethod(), host, port, url.toString());
+        if (span == null) {
+            return null;
+        }
+        userTraceparent = request.getHeaders("traceparent");
+        userTracestate = request.getHeaders("tracestate");
+        request.setHeader("traceparent", span.traceparent());
+        String tracestate = span.tracestate();
+        if (tracestate != null) {
+            request.setHeader("tracestate", tracestate);
+        } else if (userTracestate.length > 0) {
+            // it belonged to the application's own traceparent, which was just replaced
+            request.removeHeaders("tracestate");
+        }
+        return span;
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(@Advice.Argument(0) HttpHost target,
+                            @Advice.Argument(1) ClassicHttpRequest request,
+                            @Advice.Enter ActiveSpan span,
+                            @Advice.Local("argusStartNanos") long startNanos,
+                            @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
+                            @Advice.Local("argusUserTracestate") Header[] userTracestate,
+                            @Advice.Return CloseableHttpResponse response,
+                            @Advice.Thrown Throwable thrown) {
+        if (request == null) {
+            return;
+        }
+        if (span != null && userTraceparent != null) {
+            // the request object is the application's: leave it as it was
+            request.removeHeaders("traceparent");
+            for (Header header : userTraceparent) {
+                request.addHeader(header);
+            }
+            if (userTracestate != null) {
+                request.removeHeaders("tracestate");
+                for (Header header : userTracestate) {
+                    request.addHeader(header);
+                }
+            }
+        }
+        String host = null;
+        if (target != null) {
+            host = target.getHostName();
+        } else {
+            URIAuthority authority = request.getAuthority();
+            if (authority != null) {
+                host = authority.getHostName();
+            }
+        }
+        Argus.clientEnd(span, startNanos, request.getMethod(), host, response != null ? response.getCode() : 0, thrown);
+    }
+}
