@@ -63,6 +63,11 @@ class PerfQuickIT {
             fail("argus-perf --quick did not finish within " + TIMEOUT_MINUTES + " min; output:\n" + tail(log));
         }
         assertThat(p.exitValue()).as("exit code of argus-perf --quick; output:\n" + tail(log)).isZero();
+        checkOutput(out, log);
+    }
+
+    /** Checks a finished quick run's console output and report folder. */
+    static void checkOutput(Path out, String log) throws IOException {
         assertThat(log).contains("## Headline");
 
         // ------------------------------------------------------------------ results.json

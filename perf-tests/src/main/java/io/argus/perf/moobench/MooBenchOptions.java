@@ -1,0 +1,225 @@
+package io.argus.perf.moobench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command line of {@link MooBenchMain}. Explicit options win over {@code --quick}'s defaults wherever they stand. */
+public final class MooBenchOptions {
+
+    static final String USAGE = """
+            Usage: argus-moobench [options]
+
+            MooBench-style micro-benchmark of the agent's overhead per instrumented call: a single
+            thread calls MonitoredClass.monitoredMethod(methodTime, recDepth) and times each call;
+            the first half of the calls of each fresh JVM is warm-up and thrown away.
+
+              --configs A,B,...     of T, T+I, T+I+C, T+I+C+W, otel-off, otel-on (default: all six)
+              --calls N             calls per JVM (default 2000000)
+              --depth N             recursion depth of the main series (default 10)
+              --method-time NS      busy-wait of the innermost call in ns (default 0)
+              --runs N              fresh JVMs per configuration (default 3)
+              --depths A,B,...      the recursion-depth series (default 1,2,4,8,16,32; 'none' skips it)
+              --depth-configs A,..  configurations of the depth series (default T,T+I,T+I+C,T+I+C+W)
+              --depth-runs N        JVMs per (configuration, depth) (default: --runs)
+              --bins N              bins of the time series and of the throughput (default 1000)
+              --quick               a check that everything runs: 200000 calls, 1 run, depths 1,4
+              --out DIR             report folder (default ./moobench-report)
+              --argus-home DIR      the distribution: agent/, collector/, perf/peers/
+              --agent-dir DIR       an Argus agent folder (default <argus-home>/agent)
+              --method-plugin JAR   the method plugin, added to a copy of the agent folder if it has none
+              --otel-agent JAR      opentelemetry-javaagent.jar (default <argus-home>/perf/peers/ or
+                                    perf-tests/target/peers/)
+              --collector-classpath CP  run io.argus.collector.CollectorMain from this class path instead
+                                    of <argus-home>/collector/bin/argus-collector
+              --java PATH           java for the benchmark JVMs (default: this JVM's)
+              --jvm-opt OPT         extra option for every benchmark JVM (repeatable; --jvm-opt=-X.. form too)
+              --no-pin              do not pin; by default the benchmark thread runs alone on --bench-cpu
+                                    and the rest of its JVM and the collector on --other-cpu (taskset)
+              --bench-cpu N         default 1
+              --other-cpu N         default 0
+              --timeout N           seconds allowed per JVM (default 900)
+              --no-span-check       do not require T+I+C and T+I+C+W to count a span per instrumented call
+                                    (only for diagnostic agent builds that skip the span queue)
+              --keep-raw            keep each run's raw timings (<out>/raw/*.bin, 8 bytes per call)
+              --report-only DIR     rewrite the report from DIR/moobench.json
+              --help
+
+            Exit status: 0 when every run succeeded, 1 when some failed (the report says which),
+            2 for bad arguments or a missing agent, plugin, peer or collector.
+            """;
+
+    public boolean quick;
+    public List<BenchConfig> configs = new ArrayList<>(List.of(BenchConfig.values()));
+    public Integer calls;
+    public int depth = 10;
+    public long methodTime;
+    public Integer runs;
+    public List<Integer> depths;
+    public List<BenchConfig> depthConfigs = new ArrayList<>(
+            List.of(BenchConfig.T, BenchConfig.T_I, BenchConfig.T_I_C, BenchConfig.T_I_C_W));
+    public Integer depthRuns;
+    public int bins = 1000;
+    public Path out = Path.of("moobench-report");
+    public Path argusHome;
+    public Path agentDir;
+    public Path methodPlugin;
+    public Path otelAgent;
+    public String collectorClasspath;
+    public Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    public List<String> jvmOptions = new ArrayList<>();
+    public boolean pin = true;
+    public int benchCpu = 1;
+    public int otherCpu = 0;
+    public long timeoutSeconds = 900;
+    public boolean keepRaw;
+    public boolean spanCheck = true;
+    public Path reportOnly;
+    public boolean help;
+
+    public static MooBenchOptions parse(String... args) {
+        MooBenchOptions o = new MooBenchOptions();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            switch (arg) {
+                case "--help", "-h" -> o.help = true;
+                case "--quick" -> o.quick = true;
+                case "--no-pin" -> o.pin = false;
+                case "--keep-raw" -> o.keepRaw = true;
+                case "--no-span-check" -> o.spanCheck = false;
+                default -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException("option " + arg + " needs a value");
+                        }
+                        value = args[++i];
+                    }
+                    o.set(arg, value);
+                }
+            }
+        }
+        o.applyDefaults();
+        return o;
+    }
+
+    private void set(String option, String value) {
+        switch (option) {
+            case "--configs" -> configs = configList(value, option);
+            case "--calls" -> calls = positive(option, value, 2);
+            case "--depth" -> depth = positive(option, value, 1);
+            case "--method-time" -> methodTime = nonNegativeLong(option, value);
+            case "--runs" -> runs = positive(option, value, 1);
+            case "--depths" -> depths = value.trim().equalsIgnoreCase("none") ? new ArrayList<>() : intList(option, value);
+            case "--depth-configs" -> depthConfigs = configList(value, option);
+            case "--depth-runs" -> depthRuns = positive(option, value, 1);
+            case "--bins" -> bins = positive(option, value, 1);
+            case "--out" -> out = Path.of(value);
+            case "--argus-home" -> argusHome = Path.of(value);
+            case "--agent-dir" -> agentDir = Path.of(value);
+            case "--method-plugin" -> methodPlugin = Path.of(value);
+            case "--otel-agent" -> otelAgent = Path.of(value);
+            case "--collector-classpath" -> collectorClasspath = value;
+            case "--java" -> java = Path.of(value);
+            case "--jvm-opt" -> jvmOptions.add(value);
+            case "--bench-cpu" -> benchCpu = nonNegative(option, value);
+            case "--other-cpu" -> otherCpu = nonNegative(option, value);
+            case "--timeout" -> timeoutSeconds = positive(option, value, 1);
+            case "--report-only" -> reportOnly = Path.of(value);
+            default -> throw new IllegalArgumentException("unknown option " + option + " (see --help)");
+        }
+    }
+
+    private void applyDefaults() {
+        if (calls == null) {
+            calls = quick ? 200_000 : 2_000_000;
+        }
+        if (runs == null) {
+            runs = quick ? 1 : 3;
+        }
+        if (depths == null) {
+            depths = quick ? new ArrayList<>(List.of(1, 4)) : new ArrayList<>(List.of(1, 2, 4, 8, 16, 32));
+        }
+        if (depthRuns == null) {
+            depthRuns = runs;
+        }
+        if (configs.isEmpty()) {
+            throw new IllegalArgumentException("--configs is empty");
+        }
+        if (!depths.isEmpty() && depths.size() < 2) {
+            throw new IllegalArgumentException("--depths needs two or more depths for the linear fit, or 'none'");
+        }
+        if (!depths.isEmpty() && !depthConfigs.contains(BenchConfig.T)) {
+            throw new IllegalArgumentException("--depth-configs must include T: overhead is measured against it");
+        }
+        if (pin && benchCpu == otherCpu) {
+            throw new IllegalArgumentException("--bench-cpu and --other-cpu must differ (or use --no-pin)");
+        }
+    }
+
+    private static List<BenchConfig> configList(String value, String option) {
+        List<BenchConfig> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            BenchConfig c;
+            try {
+                c = BenchConfig.parse(part);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage());
+            }
+            if (!out.contains(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static List<Integer> intList(String option, String value) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (!part.isBlank()) {
+                int v = positive(option, part.trim(), 1);
+                if (!out.contains(v)) {
+                    out.add(v);
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static int positive(String option, String value, int min) {
+        try {
+            int v = Integer.parseInt(value.trim().replace("_", ""));
+            if (v < min) {
+                throw new IllegalArgumentException(option + " must be at least " + min + ": " + value);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " expects a whole number: " + value);
+        }
+    }
+
+    private static int nonNegative(String option, String value) {
+        return positive(option, value, 0);
+    }
+
+    private static long nonNegativeLong(String option, String value) {
+        try {
+            long v = Long.parseLong(value.trim().replace("_", ""));
+            if (v < 0) {
+                throw new IllegalArgumentException(option + " must not be negative: " + value);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " expects a whole number: " + value);
+        }
+    }
+}
