@@ -134,7 +134,12 @@ final class CoreHooks implements ArgusHooks {
 
     @Override
     public Object takeContext(Object carrier) {
-        return contexts.take(carrier);
+        RecordedSpan context = contexts.take(carrier);
+        if (context != null && carrier instanceof Thread && carrier == Thread.currentThread()) {
+            // taken by Thread.run: the thread's whole life, so the context lapses with its span
+            tracer.markInherited(context);
+        }
+        return context;
     }
 
     @Override

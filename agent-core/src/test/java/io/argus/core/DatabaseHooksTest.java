@@ -126,4 +126,34 @@ class DatabaseHooksTest {
         assertThat(hooks.takeContext(task)).isSameAs(parent);
         assertThat(hooks.takeContext(task)).isNull();
     }
+
+    @Test
+    void aThreadsInheritedContextLapsesWithItsSpan() throws Exception {
+        RecordedSpan parent = tracer.startServer("GET", "/", null, null, null);
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        List<Object> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread thread = new Thread(() -> {
+            Object context = hooks.takeContext(Thread.currentThread());   // what Thread.run's advice does
+            hooks.attachContext(context);
+            seen.add(hooks.currentContext());
+            try {
+                ended.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            seen.add(String.valueOf(hooks.currentContext()));
+            RecordedSpan later = tracer.startInternal("later");
+            seen.add(later.parentSpanId());
+            tracer.end(later, System.nanoTime(), null, false);
+        });
+        hooks.bindContext(thread);   // what Thread.start's advice does
+        thread.start();
+        while (seen.isEmpty()) {
+            Thread.sleep(5);
+        }
+        tracer.end(parent, System.nanoTime(), null, false);
+        ended.countDown();
+        thread.join(10_000);
+        assertThat(seen).containsExactly(parent, "null", 0L);
+    }
 }

@@ -7,6 +7,12 @@ package io.argus.core.trace;
 public final class Tracer {
 
     private static final ThreadLocal<RecordedSpan> CURRENT = new ThreadLocal<RecordedSpan>();
+    /**
+     * The context this thread inherited from the thread that started it, if any. Unlike a task's,
+     * a thread's context may outlive its span by far (a pool or event-loop thread started during a
+     * request), so it lapses when its span has ended: see {@link #liveCurrent()}.
+     */
+    private static final ThreadLocal<RecordedSpan> INHERITED = new ThreadLocal<RecordedSpan>();
 
     /** epoch nanos = this + System.nanoTime() */
     private final long epochOffsetNanos;
@@ -56,7 +62,7 @@ public final class Tracer {
 
     /** A client span under the current span; null when this thread has no sampled span. */
     public RecordedSpan startClient(String method, String host, int port, String url) {
-        RecordedSpan parent = CURRENT.get();
+        RecordedSpan parent = liveCurrent();
         if (parent == null) {
             return null;
         }
@@ -74,7 +80,7 @@ public final class Tracer {
      * {@code sql} is kept raw and sanitised on the exporter thread.
      */
     public RecordedSpan startDb(String type, String system, String dbName, String host, int port, String sql) {
-        RecordedSpan parent = CURRENT.get();
+        RecordedSpan parent = liveCurrent();
         if (parent == null) {
             return null;
         }
@@ -91,7 +97,7 @@ public final class Tracer {
 
     /** An internal span: a child of the current span, or a new sampled root. Made current. */
     public RecordedSpan startInternal(String name) {
-        RecordedSpan parent = CURRENT.get();
+        RecordedSpan parent = liveCurrent();
         RecordedSpan span;
         if (parent != null) {
             span = childOf(parent, RecordedSpan.KIND_INTERNAL);
@@ -128,7 +134,23 @@ public final class Tracer {
     }
 
     public RecordedSpan current() {
-        return CURRENT.get();
+        return liveCurrent();
+    }
+
+    /** Marks {@code span}, about to be attached to this thread for its whole run, as inherited from its starter. */
+    public void markInherited(RecordedSpan span) {
+        INHERITED.set(span);
+    }
+
+    /** The current span, unless it is an inherited thread context whose span has ended: that one is dropped. */
+    private static RecordedSpan liveCurrent() {
+        RecordedSpan span = CURRENT.get();
+        if (span != null && span.isFinished() && span == INHERITED.get()) {
+            CURRENT.set(null);
+            INHERITED.remove();
+            return null;
+        }
+        return span;
     }
 
     public RecordedSpan attach(RecordedSpan context) {

@@ -1,0 +1,39 @@
+package io.argus.core.instrument;
+
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.Probes;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProbeIndexTest {
+
+    private static ProbeIndex index() {
+        Probes probes = new Probes("test", new AgentSettings(new AgentConfig(new Properties(), new HashMap<>(),
+                new Properties())));
+        probes.type("java.util.concurrent.FutureTask");
+        probes.subtypesOf("java.sql.Statement", "Statement");
+        return new ProbeIndex(probes.probes());
+    }
+
+    @Test
+    void nameHintsDecideBeforeAnyHierarchyWork() {
+        ProbeIndex index = index();
+        ClassLoader app = getClass().getClassLoader();
+        assertThat(index.isCandidate(null, "java/util/concurrent/FutureTask")).as("exact names, any loader").isTrue();
+        assertThat(index.isCandidate(app, "org/h2/jdbc/JdbcPreparedStatement")).isTrue();
+        assertThat(index.isCandidate(app, "com/example/Outer$InnerStatement")).isTrue();
+        assertThat(index.isCandidate(app, "org/apache/derby/impl/jdbc/EmbedStatement"))
+                .as("the library ignore list does not apply to name-hinted probes").isTrue();
+        assertThat(index.isCandidate(app, "org/h2/jdbc/JdbcResultSet")).isFalse();
+        assertThat(index.isCandidate(app, "org/Statement/Helper")).as("only the simple name counts").isFalse();
+        assertThat(index.isCandidate(app, "java/sql/SomeStatement")).as("the JDK").isFalse();
+        assertThat(index.isCandidate(app, "io/argus/core/AStatement")).as("the agent").isFalse();
+        assertThat(index.isCandidate(app, "com/example/Statement$$Lambda$1")).as("generated").isFalse();
+        assertThat(index.isCandidate(null, "org/h2/jdbc/JdbcStatement")).as("the boot loader").isFalse();
+    }
+}

@@ -1,0 +1,16 @@
+package io.argus.plugin.executors;
+
+import io.argus.bridge.Argus;
+import net.bytebuddy.asm.Advice;
+
+/** {@code new FutureTask(Runnable, result)}: as {@link FutureTaskCallableAdvice}, for runnables. */
+public final class FutureTaskRunnableAdvice {
+
+    private FutureTaskRunnableAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
+        task = Argus.wrap(task);
+    }
+}

@@ -1,0 +1,16 @@
+package io.argus.plugin.executors;
+
+import io.argus.bridge.Argus;
+import net.bytebuddy.asm.Advice;
+
+/** {@code Thread.start()}: the new thread runs with the starting thread's context (see {@link ThreadRunAdvice}). */
+public final class ThreadStartAdvice {
+
+    private ThreadStartAdvice() {
+    }
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This Object thread) {
+        Argus.bindContext(thread);
+    }
+}

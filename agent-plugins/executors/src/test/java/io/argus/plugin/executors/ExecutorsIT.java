@@ -1,0 +1,205 @@
+package io.argus.plugin.executors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.plugin.executors.app.ExecutorsApp;
+import io.argus.testing.AgentApp;
+import io.argus.testing.CollectorClient;
+import io.argus.testing.TestCollector;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The plugin against the JDK's own executors, in forked JVMs with the real agent at 100% and a
+ * real collector: every task's span must be a child of the server span it was submitted under,
+ * and no thread may keep a context after its traced work.
+ */
+class ExecutorsIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private static TestCollector collector;
+    private static CollectorClient api;
+
+    @BeforeAll
+    static void startCollector() {
+        collector = TestCollector.start();
+        api = collector.client();
+    }
+
+    @AfterAll
+    static void stopCollector() {
+        if (collector != null) {
+            collector.close();
+        }
+    }
+
+    private static AgentApp start(String javaHome, String service, Map<String, String> agent, String... jvmArgs) {
+        AgentApp.Builder builder = AgentApp.builder(ExecutorsApp.class.getName())
+                .javaHome(javaHome).service(service).collector(collector.ingestPort()).samplingRate(100);
+        agent.forEach(builder::agent);
+        for (String arg : jvmArgs) {
+            builder.jvmArg(arg);
+        }
+        String logs = System.getProperty("argus.test.logs");
+        if (logs != null) {
+            builder.logTo(Paths.get(logs, service + ".log"));
+        }
+        AgentApp app = builder.start();
+        try {
+            app.awaitLine("^DONE$", Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            app.close();
+            throw e;
+        }
+        return app;
+    }
+
+    /** tag -> fields of every line of one kind. */
+    private static Map<String, Map<String, String>> lines(AgentApp app, String kind) {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        for (String line : app.lines()) {
+            if (line.startsWith(kind + " tag=")) {
+                Map<String, String> fields = new HashMap<>();
+                for (String part : line.substring(kind.length() + 1).split(" ", -1)) {
+                    int eq = part.indexOf('=');
+                    if (eq > 0) {
+                        fields.put(part.substring(0, eq), part.substring(eq + 1));
+                    }
+                }
+                fields.put("#line", line);
+                out.put(fields.get("tag"), fields);
+            }
+        }
+        return out;
+    }
+
+    /** Every scenario's tasks made spans that are children of the span they were submitted under. */
+    private static void assertPropagated(AgentApp app) {
+        Map<String, Map<String, String>> roots = lines(app, "ROOT");
+        assertThat(roots).hasSizeGreaterThan(15);
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        List<String> problems = problems(roots);
+        while (!problems.isEmpty() && System.nanoTime() < deadline) {
+            sleep(250);
+            problems = problems(roots);
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    private static List<String> problems(Map<String, Map<String, String>> roots) {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> root : roots.entrySet()) {
+            String tag = root.getKey();
+            String[] parts = root.getValue().get("traceparent").split("-");
+            int expected = Integer.parseInt(root.getValue().get("expected"));
+            JsonNode trace = api.trace(parts[1]);
+            if (trace == null) {
+                problems.add(tag + ": no trace " + parts[1]);
+                continue;
+            }
+            int tasks = 0;
+            for (JsonNode span : trace.path("spans")) {
+                if ("INTERNAL".equals(span.path("kind").asText())) {
+                    tasks++;
+                    if (!span.path("name").asText().equals("task " + tag)
+                            || !span.path("parentSpanId").asText().equalsIgnoreCase(parts[2])) {
+                        problems.add(tag + ": unexpected span " + span);
+                    }
+                }
+            }
+            if (tasks != expected) {
+                problems.add(tag + ": " + tasks + " task spans, expected " + expected + " in " + trace);
+            }
+        }
+        return problems;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void assertNoStaleContext(AgentApp app) {
+        Map<String, Map<String, String>> stale = lines(app, "STALE");
+        assertThat(stale.keySet()).containsExactlyInAnyOrder("thread", "tpe", "stpe", "fjp", "fjp-task", "cf", "main");
+        stale.forEach((tag, fields) -> assertThat(fields.get("current")).as("stale context on %s", tag).isEqualTo("false"));
+        assertThat(lines(app, "LEAK")).isEmpty();
+    }
+
+    private static void assertBehaviourUnchanged(AgentApp app) {
+        assertThat(lines(app, "QUEUE").get("tpe").get("#line")).isEqualTo("QUEUE tag=tpe removed=true left=1 unwrapped=true");
+        assertThat(lines(app, "AFTER").get("submit").get("#line")).isEqualTo("AFTER tag=submit seen=[future]");
+    }
+
+    private static JsonNode gauges(String service) {
+        return CollectorClient.await("gauges of " + service, WAIT, () -> api.jvmMetrics(service),
+                m -> m.path("instances").size() == 1
+                        && m.path("instances").get(0).path("latest").has("agent.classes.transformed"))
+                .path("instances").get(0).path("latest");
+    }
+
+    @Test
+    void contextFollowsTheWorkAndNeverOutlivesIt() {
+        String jdk = System.getProperty("java.home");
+        // a 2-core machine gives the common pool parallelism 1: CompletableFuture then starts a thread per task
+        try (AgentApp app = start(jdk, "executors-17", Map.of())) {
+            assertPropagated(app);
+            assertNoStaleContext(app);
+            assertBehaviourUnchanged(app);
+            assertThat(gauges("executors-17").path("agent.advice.errors").asDouble()).isZero();
+        }
+    }
+
+    @Test
+    void completableFuturesThroughTheCommonPool() {
+        String jdk = System.getProperty("java.home");
+        try (AgentApp app = start(jdk, "executors-17-common-pool", Map.of(),
+                "-Djava.util.concurrent.ForkJoinPool.common.parallelism=3")) {
+            assertPropagated(app);
+            assertNoStaleContext(app);
+        }
+    }
+
+    @Test
+    void switchedOffNothingIsInstrumentedAndTasksStartTheirOwnTraces() {
+        String jdk = System.getProperty("java.home");
+        try (AgentApp app = start(jdk, "executors-off", Map.of("argus.plugin.executors.enabled", "false"))) {
+            Map<String, String> root = lines(app, "ROOT").get("tpe-submit-callable");
+            String traceId = root.get("traceparent").split("-")[1];
+            JsonNode trace = CollectorClient.await("trace " + traceId + " (traces: " + api.traces("executors-off", 3)
+                            + ", agents: " + api.agents() + ")", WAIT, () -> api.trace(traceId),
+                    t -> t.path("spans").size() >= 1);
+            assertThat(trace.path("spans")).hasSize(1);
+            assertBehaviourUnchanged(app);
+            assertThat(gauges("executors-off").path("agent.classes.transformed").asDouble()).isZero();
+        }
+    }
+
+    @Test
+    void basicsOnTheNewestJdk() {
+        List<String> homes = AgentApp.javaHomes();
+        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
+        try (AgentApp app = start(homes.get(homes.size() - 1), "executors-25", Map.of())) {
+            assertPropagated(app);
+            assertNoStaleContext(app);
+            assertBehaviourUnchanged(app);
+            assertThat(gauges("executors-25").path("agent.advice.errors").asDouble()).isZero();
+        }
+    }
+}

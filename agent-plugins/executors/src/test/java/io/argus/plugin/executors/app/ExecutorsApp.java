@@ -1,0 +1,298 @@
+package io.argus.plugin.executors.app;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.Argus;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The test application: hands work to every kind of JDK executor under a hand-made server span
+ * ({@code Argus.serverStart}); each task starts and ends an internal span named {@code task <tag>},
+ * which must be a child of that server span. Prints {@code ROOT tag=... traceparent=...
+ * expected=N}, {@code STALE tag=... current=...} for untraced tasks run on threads that ran traced
+ * ones, and a few behaviour checks, then {@code DONE}.
+ */
+public final class ExecutorsApp {
+
+    interface Scenario {
+        void run(String tag) throws Exception;
+    }
+
+    private static final Map<String, Integer> EXPECTED = new TreeMap<>();
+
+    public static void main(String[] args) throws Exception {
+        // spans that end before the agent has connected to the collector are dropped by design;
+        // without plugins to instrument, this application would be done by then
+        Thread.sleep(2000);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
+        ForkJoinPool forkJoin = new ForkJoinPool(2);
+
+        traced("tpe-execute", 1, tag -> {
+            CountDownLatch done = new CountDownLatch(1);
+            pool.execute(() -> {
+                span(tag);
+                done.countDown();
+            });
+            done.await(30, TimeUnit.SECONDS);
+        });
+        traced("tpe-submit-runnable", 1, tag -> pool.submit((Runnable) () -> span(tag)).get());
+        traced("tpe-submit-callable", 1, tag -> pool.submit(() -> {
+            span(tag);
+            return 1;
+        }).get());
+        traced("tpe-invoke-all", 2, tag -> {
+            List<Callable<Integer>> tasks = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                tasks.add(() -> {
+                    span(tag);
+                    return 1;
+                });
+            }
+            for (Future<Integer> f : pool.invokeAll(tasks)) {
+                f.get();
+            }
+        });
+        traced("stpe-schedule", 1, tag -> scheduler.schedule((Runnable) () -> span(tag), 10, TimeUnit.MILLISECONDS).get());
+        traced("stpe-schedule-callable", 1, tag -> scheduler.schedule(() -> {
+            span(tag);
+            return 1;
+        }, 10, TimeUnit.MILLISECONDS).get());
+        traced("stpe-execute", 1, tag -> scheduler.submit((Runnable) () -> span(tag)).get());
+        traced("stpe-fixed-rate", 2, tag -> {
+            AtomicInteger runs = new AtomicInteger();
+            CountDownLatch twice = new CountDownLatch(2);
+            ScheduledFuture<?> f = scheduler.scheduleAtFixedRate(() -> {
+                if (runs.incrementAndGet() <= 2) {
+                    span(tag);
+                    twice.countDown();
+                }
+            }, 0, 20, TimeUnit.MILLISECONDS);
+            twice.await(30, TimeUnit.SECONDS);
+            f.cancel(false);
+        });
+        traced("fjp-execute", 1, tag -> {
+            CountDownLatch done = new CountDownLatch(1);
+            forkJoin.execute(() -> {
+                span(tag);
+                done.countDown();
+            });
+            done.await(30, TimeUnit.SECONDS);
+        });
+        traced("fjp-submit-callable", 1, tag -> forkJoin.submit(() -> {
+            span(tag);
+            return 1;
+        }).get());
+        traced("fjp-invoke-forks", 4, tag -> forkJoin.invoke(new Leaves(tag, 0, 4)));
+        traced("fork", 1, tag -> new RecursiveAction() {
+            @Override
+            protected void compute() {
+                span(tag);
+            }
+        }.fork().get(30, TimeUnit.SECONDS));
+        traced("cf-supply-async", 1, tag -> CompletableFuture.supplyAsync(() -> span(tag)).get());
+        traced("cf-run-async-executor", 1, tag -> CompletableFuture.runAsync(() -> span(tag), pool).get());
+        traced("cf-then-apply-async", 1,
+                tag -> CompletableFuture.completedFuture(tag).thenApplyAsync(ExecutorsApp::span).get());
+        traced("cf-then-apply-async-executor", 1,
+                tag -> CompletableFuture.completedFuture(tag).thenApplyAsync(ExecutorsApp::span, pool).get());
+        traced("cf-chain", 2, tag -> {
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+                await(release);
+                return span(tag);
+            });
+            CompletableFuture<String> second = first.thenApplyAsync(ExecutorsApp::span);
+            release.countDown();
+            second.get(30, TimeUnit.SECONDS);
+        });
+        traced("thread-start", 1, tag -> {
+            Thread t = new Thread(() -> span(tag), "argus-test-thread");
+            t.start();
+            t.join();
+        });
+
+        // a long-lived thread started during a request: traced while the request lasts, not after
+        CountDownLatch requestEnded = new CountDownLatch(1);
+        CountDownLatch sawEnd = new CountDownLatch(1);
+        boolean[] afterwards = new boolean[1];
+        traced("thread-outlives-request", 1, tag -> {
+            CountDownLatch spanned = new CountDownLatch(1);
+            Thread loop = new Thread(() -> {
+                span(tag);
+                spanned.countDown();
+                await(requestEnded);
+                afterwards[0] = current();
+                sawEnd.countDown();
+            }, "argus-test-long-lived");
+            loop.setDaemon(true);
+            loop.start();
+            spanned.await(30, TimeUnit.SECONDS);
+        });
+        requestEnded.countDown();
+        sawEnd.await(30, TimeUnit.SECONDS);
+        stale("thread", afterwards[0]);
+
+        // threads that ran traced work, then run untraced work: no stale context
+        ThreadPoolExecutor solo = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        ScheduledThreadPoolExecutor soloScheduler = new ScheduledThreadPoolExecutor(1);
+        ForkJoinPool soloForkJoin = new ForkJoinPool(1);
+        traced("stale-setup", 4, tag -> {
+            solo.execute(() -> span(tag));
+            solo.submit(() -> span(tag)).get();
+            soloScheduler.schedule(() -> span(tag), 1, TimeUnit.MILLISECONDS).get();
+            soloForkJoin.submit(() -> span(tag)).get();
+        });
+        stale("tpe", solo.submit(ExecutorsApp::current).get());
+        stale("stpe", soloScheduler.submit(ExecutorsApp::current).get());
+        stale("fjp", soloForkJoin.submit(ExecutorsApp::current).get());
+        stale("fjp-task", soloForkJoin.invoke(new RecursiveTask<Boolean>() {
+            @Override
+            protected Boolean compute() {
+                return current();
+            }
+        }));
+        stale("cf", CompletableFuture.supplyAsync(ExecutorsApp::current).get());
+        stale("main", current());
+
+        // behaviour the application can observe is unchanged
+        checkQueueAndShutdownNow();
+        checkAfterExecuteSeesTheFuture();
+
+        pool.shutdown();
+        scheduler.shutdown();
+        forkJoin.shutdown();
+        solo.shutdown();
+        soloScheduler.shutdown();
+        soloForkJoin.shutdown();
+        print("DONE");
+        Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** Sums leaves of a range, forking the left half: every leaf makes one span. */
+    static final class Leaves extends RecursiveTask<Integer> {
+        private final String tag;
+        private final int from;
+        private final int to;
+
+        Leaves(String tag, int from, int to) {
+            this.tag = tag;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        protected Integer compute() {
+            if (to - from == 1) {
+                span(tag);
+                return 1;
+            }
+            int mid = (from + to) / 2;
+            Leaves left = new Leaves(tag, from, mid);
+            left.fork();
+            return new Leaves(tag, mid, to).compute() + left.join();
+        }
+    }
+
+    private static void checkQueueAndShutdownNow() throws Exception {
+        ThreadPoolExecutor one = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(1);
+        one.execute(() -> {
+            busy.countDown();
+            await(release);
+        });
+        busy.await(30, TimeUnit.SECONDS);
+        Runnable first = () -> { };
+        Runnable second = () -> { };
+        long start = System.nanoTime();
+        ActiveSpan root = Argus.serverStart("GET", "/queue", null, null, null);
+        one.execute(first);
+        one.execute(second);
+        Argus.serverEnd(root, start, "GET", "/queue", 200, null);
+        boolean removed = one.remove(first);
+        List<Runnable> left = one.shutdownNow();
+        release.countDown();
+        print("QUEUE tag=tpe removed=" + removed + " left=" + left.size()
+                + " unwrapped=" + (left.size() == 1 && left.get(0) == second));
+    }
+
+    private static void checkAfterExecuteSeesTheFuture() throws Exception {
+        List<String> seen = new ArrayList<>();
+        ThreadPoolExecutor watched = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>()) {
+            @Override
+            protected void afterExecute(Runnable r, Throwable t) {
+                synchronized (seen) {
+                    seen.add(r instanceof Future ? "future" : r.getClass().getSimpleName());
+                }
+            }
+        };
+        long start = System.nanoTime();
+        ActiveSpan root = Argus.serverStart("GET", "/after", null, null, null);
+        watched.submit(() -> { }).get();
+        Argus.serverEnd(root, start, "GET", "/after", 200, null);
+        watched.shutdown();
+        watched.awaitTermination(30, TimeUnit.SECONDS);
+        synchronized (seen) {
+            print("AFTER tag=submit seen=" + seen);
+        }
+    }
+
+    private static void traced(String tag, int expected, Scenario scenario) throws Exception {
+        long start = System.nanoTime();
+        ActiveSpan root = Argus.serverStart("GET", "/" + tag, null, null, null);
+        print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()) + " expected=" + expected);
+        try {
+            scenario.run(tag);
+        } finally {
+            Argus.serverEnd(root, start, "GET", "/" + tag, 200, null);
+        }
+        if (Argus.currentContext() != null) {
+            print("LEAK tag=" + tag);
+        }
+    }
+
+    static String span(String tag) {
+        ActiveSpan span = Argus.internalStart("task " + tag);
+        Argus.internalEnd(span, null);
+        return tag;
+    }
+
+    static Boolean current() {
+        return Argus.currentContext() != null;
+    }
+
+    private static void stale(String tag, boolean current) {
+        print("STALE tag=" + tag + " current=" + current);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void print(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}

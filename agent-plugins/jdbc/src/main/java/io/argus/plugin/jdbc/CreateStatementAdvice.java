@@ -1,0 +1,16 @@
+package io.argus.plugin.jdbc;
+
+import io.argus.bridge.Argus;
+import net.bytebuddy.asm.Advice;
+
+/** {@code Connection.createStatement(...)}: remember the statement's connection (its SQL comes with each execution). */
+public final class CreateStatementAdvice {
+
+    private CreateStatementAdvice() {
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(@Advice.This Object connection, @Advice.Return Object statement) {
+        Argus.dbStatementCreated(statement, connection, null);
+    }
+}

@@ -1,0 +1,181 @@
+package io.argus.plugin.jettyclient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.testing.AgentApp;
+import io.argus.testing.CollectorClient;
+
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One run of the test application: what it printed, and where its data went. */
+final class AppRun implements AutoCloseable {
+
+    private static final Pattern FIELD = Pattern.compile("(\\w[\\w-]*)=(\\S*)");
+
+    final AgentApp app;
+    final String service;
+    final int port;
+    final int closedPort;
+    /** The proxy scenario's proxy port, or -1. */
+    final int proxyPort;
+    private final List<Map<String, String>> lines = new ArrayList<>();
+
+    private AppRun(AgentApp app, String service) {
+        this.app = app;
+        this.service = service;
+        app.awaitLine("^DONE$", Duration.ofSeconds(90));
+        for (String line : app.lines()) {
+            int space = line.indexOf(' ');
+            if (space > 0 && line.substring(0, space).matches("[A-Z]+")) {
+                Map<String, String> fields = new HashMap<>();
+                fields.put("#", line.substring(0, space));
+                Matcher m = FIELD.matcher(line.substring(space + 1));
+                while (m.find()) {
+                    fields.put(m.group(1), m.group(2));
+                }
+                lines.add(fields);
+            }
+        }
+        Map<String, String> server = first("SERVER", null);
+        this.port = Integer.parseInt(server.get("port"));
+        this.closedPort = Integer.parseInt(server.get("closedPort"));
+        this.proxyPort = has("PROXY", null) ? Integer.parseInt(first("PROXY", null).get("port")) : -1;
+    }
+
+    static AppRun start(String mainClass, String[] args, String javaHome, String classpath, String service, int ingestPort,
+                        double samplingRate, Map<String, String> agentProperties) {
+        AgentApp.Builder builder = AgentApp.builder(mainClass)
+                .args(args)
+                .javaHome(javaHome)
+                .classpath(classpath)
+                .service(service)
+                .collector(ingestPort)
+                .samplingRate(samplingRate);
+        agentProperties.forEach(builder::agent);
+        String logs = System.getProperty("argus.test.logs");
+        if (logs != null) {
+            builder.logTo(Paths.get(logs, service + ".log"));
+        }
+        AgentApp app = builder.start();
+        try {
+            return new AppRun(app, service);
+        } catch (RuntimeException e) {
+            app.close();
+            throw e;
+        }
+    }
+
+    /** The first output line of this kind (and tag, unless null); fails if there is none. */
+    Map<String, String> first(String kind, String tag) {
+        for (Map<String, String> line : lines) {
+            if (line.get("#").equals(kind) && (tag == null || tag.equals(line.get("tag")))) {
+                return line;
+            }
+        }
+        throw new AssertionError("no " + kind + " line for tag " + tag + " in output:\n" + app.output());
+    }
+
+    boolean has(String kind, String tag) {
+        for (Map<String, String> line : lines) {
+            if (line.get("#").equals(kind) && (tag == null || tag.equals(line.get("tag")))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A line printed after start-up (e.g. by the proxy's backend), waiting for it. */
+    Map<String, String> awaitLine(String kind, String tag) {
+        Matcher m = app.awaitLine("^" + kind + " tag=" + Pattern.quote(tag) + " (.*)$", Duration.ofSeconds(30));
+        Map<String, String> fields = new HashMap<>();
+        Matcher f = FIELD.matcher(m.group(1));
+        while (f.find()) {
+            fields.put(f.group(1), f.group(2));
+        }
+        return fields;
+    }
+
+    /** The traceparent the downstream server received for the call tagged {@code tag}, or null. */
+    String receivedTraceparent(String tag) {
+        String value = first("RECEIVED", tag).get("traceparent");
+        return "null".equals(value) ? null : value;
+    }
+
+    /** The W3C trace context of the hand-made parent span of the call tagged {@code tag}. */
+    TraceContext root(String tag) {
+        return TraceContext.parse(first("ROOT", tag).get("traceparent"));
+    }
+
+    /** Waits until the collector has the {@code /after} marker: every metric recorded before it is stored. */
+    void awaitAllMetricsStored(CollectorClient client) {
+        app.awaitLine("^AFTER$", Duration.ofSeconds(30));
+        CollectorClient.await("the /after marker of " + service, Duration.ofSeconds(30),
+                () -> client.serverMetric(service, "GET", "/after"), row -> row.path("count").asLong() >= 1);
+    }
+
+    /** The client metric rows of this run (for one target host unless null). */
+    List<JsonNode> clientRows(CollectorClient client, String host) {
+        List<JsonNode> rows = new ArrayList<>();
+        for (JsonNode row : client.httpMetrics(service)) {
+            if ("client".equals(row.path("kind").asText()) && (host == null || host.equals(row.path("target").asText()))) {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    /** The agent's latest value of a JVM/agent gauge. */
+    double gauge(CollectorClient client, String name) {
+        JsonNode instances = client.jvmMetrics(service).path("instances");
+        if (instances.size() != 1) {
+            throw new AssertionError("expected one instance of " + service + ": " + instances);
+        }
+        JsonNode value = instances.get(0).path("latest").path(name);
+        if (!value.isNumber()) {
+            throw new AssertionError("no gauge " + name + " in " + instances.get(0).path("latest"));
+        }
+        return value.asDouble();
+    }
+
+    static JsonNode row(List<JsonNode> rows, String method, int status) {
+        for (JsonNode row : rows) {
+            if (method.equals(row.path("method").asText()) && row.path("status").asInt() == status) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    static String label(String javaHome) {
+        return Paths.get(javaHome).getFileName().toString().replaceAll("[^A-Za-z0-9]+", "-");
+    }
+
+    static List<String> javaHomes() {
+        return AgentApp.javaHomes();
+    }
+
+    @Override
+    public void close() {
+        app.close();
+    }
+
+    /** A W3C traceparent split into its ids (lower-case hex). */
+    record TraceContext(String traceId, String spanId) {
+        static TraceContext parse(String traceparent) {
+            if (traceparent == null || "null".equals(traceparent)) {
+                return null;
+            }
+            String[] parts = traceparent.split("-");
+            if (parts.length != 4 || parts[1].length() != 32 || parts[2].length() != 16) {
+                throw new AssertionError("not a traceparent: " + traceparent);
+            }
+            return new TraceContext(parts[1].toLowerCase(), parts[2].toLowerCase());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.argus.plugin.jettyclient;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+/** The newest Jetty 12.1.x; the basic scenario also runs on Temurin 25. */
+class Jetty121IT extends AbstractJetty12ClientIT {
+
+    @Override
+    String version() {
+        return System.getProperty("argus.test.jetty12.1");
+    }
+
+    @Test
+    void tracesAndCountsOnTheNewestJdk() {
+        List<String> homes = javaHomes();
+        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
+        AppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
+        assertTracedCall(run, "traced", "sync");
+        assertTracedCall(run, "async-traced", "async");
+        assertCounts(run);
+    }
+}
