@@ -103,12 +103,18 @@ public final class Exporter implements Runnable {
     }
 
     private int exportSpans() {
+        CollectorConnection connection = this.connection;
+        if (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
+                && (connection == null || !connection.isConnected())) {
+            // keep spans queued (the queue is bounded and drops new ones when full) until the
+            // collector is reachable: right after start-up, and during an outage
+            return 0;
+        }
         batch.clear();
         int n = queue.drainTo(batch, settings.batchSize);
         if (n == 0) {
             return 0;
         }
-        CollectorConnection connection = this.connection;
         if (settings.exporterMode == AgentSettings.ExporterMode.DISCARD) {
             counters.sentSpans.addAndGet(n);
             return n;
