@@ -49,13 +49,17 @@ class AbsentLibrariesIT {
             assertThat(jars.map(p -> p.getFileName().toString()).toList())
                     .contains("argus-plugin-jdbc.jar", "argus-plugin-executors.jar", "argus-plugin-jetty.jar");
         }
+        AgentApp.Builder builder = AgentApp.builder(NoLibrariesApp.class.getName())
+                .classpath(testClasses())
+                .samplingRate(0)
+                .agent("argus.log.level", "debug")
+                .jvmArg("-Dstay.ms=60000");
+        String logs = System.getProperty("argus.test.logs");
+        if (logs != null) {
+            builder.logTo(Paths.get(logs, "absent-libraries.log"));
+        }
         try (TestCollector collector = TestCollector.start();
-             AgentApp app = AgentApp.builder(NoLibrariesApp.class.getName())
-                     .classpath(testClasses())
-                     .service("absent-libraries").collector(collector.ingestPort()).samplingRate(0)
-                     .agent("argus.log.level", "debug")
-                     .jvmArg("-Dstay.ms=60000")
-                     .start()) {
+             AgentApp app = builder.service("absent-libraries").collector(collector.ingestPort()).start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
             List<String> lines = app.lines();
             Set<String> instrumented = matches(lines, INSTRUMENTED);
