@@ -71,7 +71,7 @@ abstract class AbstractJettyClientIT {
     AppRun run(String mode, String javaHome, double samplingRate, Map<String, String> agentProperties, String... args) {
         String service = "jetty-client-" + version() + "-" + mode + "-" + AppRun.label(javaHome);
         return RUNS.computeIfAbsent(service, k -> AppRun.start(mainClass(), args, javaHome, classpath(), service,
-                collector.ingestPort(), samplingRate, agentProperties));
+                client, collector.ingestPort(), samplingRate, agentProperties));
     }
 
     AppRun enabled() {

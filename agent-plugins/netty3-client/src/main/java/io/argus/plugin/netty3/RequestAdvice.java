@@ -26,8 +26,9 @@ import java.net.SocketAddress;
  *       number, [2] the status of a response whose head arrived and whose body is still coming,
  *       [3..] the start times, a ring indexed by sequence number modulo its capacity;</li>
  *   <li>the methods, 2. the hosts, 3. the spans (rings of the same capacity);</li>
- *   <li value="4">the raw host (Host header, or the remote address) the cached host was derived from,
- *       5. that host.</li>
+ *   <li value="4">what the connection's host was derived from (the {@code Host} header of its first
+ *       request, or else its remote address), 5. that host, the metrics' host for every request
+ *       of the connection.</li>
  * </ol>
  * It is allocated with the connection's first request and only grows (doubling) when more requests
  * are pipelined than it holds. Writers and the I/O thread synchronize on it. An untraced request on
@@ -76,30 +77,30 @@ public final class RequestAdvice {
         }
 
         String method = request.getMethod().getName();
-        // the static helpers exist in every Netty 3 (HttpMessage#headers() only since 3.8)
-        String hostHeader = HttpHeaders.getHeader(request, "Host");
-        SocketAddress remote = ctx.getChannel().getRemoteAddress();
-        Object hostKey = hostHeader != null ? hostHeader : remote;
-        String host = null;
-        if (hostKey != null) {
-            synchronized (state) {
-                if (hostKey.equals(state[4])) {
-                    host = (String) state[5];
+        String host;
+        Object hostKey;
+        synchronized (state) {
+            hostKey = state[4];
+            host = (String) state[5];
+        }
+        if (hostKey == null) {
+            // once per connection: the Host header of its first request, or else the remote address
+            // (the static helpers exist in every Netty 3; HttpMessage#headers() only since 3.8)
+            String hostHeader = HttpHeaders.getHeader(request, "Host");
+            SocketAddress remote = ctx.getChannel().getRemoteAddress();
+            hostKey = hostHeader != null ? hostHeader : remote;
+            if (hostHeader != null) {
+                if (hostHeader.startsWith("[")) {
+                    int close = hostHeader.indexOf(']');
+                    host = close > 0 ? hostHeader.substring(1, close) : hostHeader;
+                } else {
+                    int colon = hostHeader.indexOf(':');
+                    host = colon >= 0 ? hostHeader.substring(0, colon) : hostHeader;
                 }
+            } else if (remote instanceof InetSocketAddress) {
+                host = ((InetSocketAddress) remote).getHostString();
             }
-            if (host == null) {
-                // once per connection (or when its Host header changes)
-                if (hostHeader != null) {
-                    if (hostHeader.startsWith("[")) {
-                        int close = hostHeader.indexOf(']');
-                        host = close > 0 ? hostHeader.substring(1, close) : hostHeader;
-                    } else {
-                        int colon = hostHeader.indexOf(':');
-                        host = colon >= 0 ? hostHeader.substring(0, colon) : hostHeader;
-                    }
-                } else if (remote instanceof InetSocketAddress) {
-                    host = ((InetSocketAddress) remote).getHostString();
-                }
+            if (hostKey != null) {
                 synchronized (state) {
                     state[4] = hostKey;
                     state[5] = host;
@@ -109,6 +110,8 @@ public final class RequestAdvice {
 
         ActiveSpan span = null;
         if (Argus.currentContext() != null) {
+            String hostHeader = HttpHeaders.getHeader(request, "Host");
+            SocketAddress remote = ctx.getChannel().getRemoteAddress();
             int port = -1;
             if (remote instanceof InetSocketAddress) {
                 port = ((InetSocketAddress) remote).getPort();

@@ -64,7 +64,7 @@ abstract class AbstractNetty3ClientIT {
     AppRun run(String mode, String javaHome, double samplingRate, Map<String, String> agentProperties) {
         String service = "netty3-" + version() + "-" + mode + "-" + AppRun.label(javaHome);
         return RUNS.computeIfAbsent(service, k -> AppRun.start(javaHome, classpath(), service,
-                collector.ingestPort(), samplingRate, agentProperties));
+                client, collector.ingestPort(), samplingRate, agentProperties));
     }
 
     AppRun enabled() {

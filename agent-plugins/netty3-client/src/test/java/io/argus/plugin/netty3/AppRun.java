@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,9 +51,11 @@ final class AppRun implements AutoCloseable {
         this.pipelinePort = Integer.parseInt(server.get("pipelinePort"));
     }
 
-    static AppRun start(String javaHome, String classpath, String service, int ingestPort, double samplingRate,
-                        Map<String, String> agentProperties) {
+    static AppRun start(String javaHome, String classpath, String service, CollectorClient collector, int ingestPort,
+                        double samplingRate, Map<String, String> agentProperties) {
+        Path gate = gateFile(service);
         AgentApp.Builder builder = AgentApp.builder("io.argus.plugin.netty3.app.Netty3ClientApp")
+                .jvmArg("-Dargus.test.gate=" + gate)
                 .javaHome(javaHome)
                 .classpath(classpath)
                 .service(service)
@@ -62,10 +68,43 @@ final class AppRun implements AutoCloseable {
         }
         AgentApp app = builder.start();
         try {
+            openGate(app, collector, service, gate);
             return new AppRun(app, service);
         } catch (RuntimeException e) {
             app.close();
             throw e;
+        }
+    }
+
+    /**
+     * The application waits for this file before its first call, and the test creates it once the
+     * agent is connected to the collector: spans recorded before that could be dropped by design.
+     */
+    private static Path gateFile(String service) {
+        try {
+            Path dir = Files.createTempDirectory("argus-gate");
+            return dir.resolve(service.replaceAll("[^A-Za-z0-9.-]", "_"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void openGate(AgentApp app, CollectorClient collector, String service, Path gate) {
+        CollectorClient.await("agent of " + service + " connected", Duration.ofSeconds(30), collector::agents, agents -> {
+            for (JsonNode agent : agents) {
+                if (service.equals(agent.path("service").asText()) && agent.path("connected").asBoolean()) {
+                    return true;
+                }
+            }
+            if (!app.isAlive()) {
+                throw new IllegalStateException("application exited:\n" + app.output());
+            }
+            return false;
+        });
+        try {
+            Files.createFile(gate);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -90,7 +90,7 @@ abstract class AbstractNetty4ServerIT {
         String service = service("all", javaHome);
         try (AgentApp app = start(service, javaHome, 100).start()) {
             assertThat(pluginsLoaded(app)).isEqualTo("netty4-http-server");
-            Ports ports = readyPorts(app);
+            Ports ports = readyPorts(app, service);
             assertAgentInternalsHidden(app);
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -213,7 +213,7 @@ abstract class AbstractNetty4ServerIT {
     void joinsInboundSampledContextAtZeroPercentAndLeaksNothing() throws Exception {
         String service = service("zero", JDK);
         try (AgentApp app = start(service, JDK, 0).start()) {
-            Ports ports = readyPorts(app);
+            Ports ports = readyPorts(app, service);
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             for (int i = 0; i < 3; i++) {
                 assertThat(get(http, ports.main, "/hello/plain").current).isEqualTo("none");
@@ -265,7 +265,7 @@ abstract class AbstractNetty4ServerIT {
         String service = service("off", JDK);
         try (AgentApp app = start(service, JDK, 100).agent("argus.plugin.netty4-http-server.enabled", false).start()) {
             assertThat(pluginsLoaded(app)).isEmpty();
-            Ports ports = readyPorts(app);
+            Ports ports = readyPorts(app, service);
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             for (int i = 0; i < N; i++) {
                 assertThat(get(http, ports.main, "/hello/basic").status).isEqualTo(200);
@@ -307,8 +307,20 @@ abstract class AbstractNetty4ServerIT {
     record Ports(int main, int stream) {
     }
 
-    static Ports readyPorts(AgentApp app) {
+    /**
+     * The application's ports, once the agent is connected to the collector too: spans recorded
+     * before that could be dropped by design, and the tests count every span.
+     */
+    static Ports readyPorts(AgentApp app, String service) {
         Matcher m = app.awaitLine("READY port=(\\d+) streamPort=(\\d+)", WAIT);
+        CollectorClient.await("agent of " + service + " connected", WAIT, api::agents, agents -> {
+            for (JsonNode agent : agents) {
+                if (service.equals(agent.path("service").asText()) && agent.path("connected").asBoolean()) {
+                    return true;
+                }
+            }
+            return false;
+        });
         return new Ports(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
     }
 

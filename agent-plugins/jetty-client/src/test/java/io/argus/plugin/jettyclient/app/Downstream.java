@@ -56,7 +56,26 @@ public final class Downstream {
         }
         base = "http://127.0.0.1:" + port;
         System.out.println("SERVER port=" + port + " closedPort=" + closedPort);
+        try {
+            awaitGate();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
+
+    /** Waits (up to 30 s) for the test to say the agent is connected to the collector. */
+    public static void awaitGate() throws InterruptedException {
+        String gate = System.getProperty("argus.test.gate");
+        if (gate == null) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Paths.get(gate);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!java.nio.file.Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
 
     private static void serve(HttpExchange exchange) throws IOException {
         String query = exchange.getRequestURI().getRawQuery();

@@ -72,6 +72,7 @@ public final class Netty3ClientApp {
         pipelineThread.start();
         System.out.println("SERVER port=" + port + " closedPort=" + closedPort + " pipelinePort=" + pipelineServer.getLocalPort());
         String base = "http://127.0.0.1:" + port;
+        awaitGate();
 
         try (DruidStyleClient client = new DruidStyleClient()) {
             // 1. traced calls: fixed length, chunked with a pause between chunks, a body larger than
@@ -133,6 +134,19 @@ public final class Netty3ClientApp {
             Argus.serverEnd(after, System.nanoTime(), "GET", "/after", 200, null);
             System.out.println("AFTER");
             Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
+    /** Waits (up to 30 s) for the test to say the agent is connected to the collector. */
+    static void awaitGate() throws InterruptedException {
+        String gate = System.getProperty("argus.test.gate");
+        if (gate == null) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Paths.get(gate);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!java.nio.file.Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
     }
 
