@@ -158,7 +158,9 @@ final class AppRun implements AutoCloseable {
 
     /** The agent's latest value of a JVM/agent gauge. */
     double gauge(CollectorClient client, String name) {
-        JsonNode instances = client.jvmMetrics(service).path("instances");
+        // the first metrics flush may still be on its way
+        JsonNode instances = CollectorClient.await("gauges of " + service, java.time.Duration.ofSeconds(30),
+                () -> client.jvmMetrics(service).path("instances"), i -> i.size() == 1 && i.get(0).path("latest").has(name));
         if (instances.size() != 1) {
             throw new AssertionError("expected one instance of " + service + ": " + instances);
         }
