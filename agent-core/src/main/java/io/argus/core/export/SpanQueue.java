@@ -42,8 +42,4 @@ public final class SpanQueue implements SpanSink {
     int size() {
         return queue.size();
     }
-
-    public int capacity() {
-        return queue.capacity();
-    }
 }

@@ -219,9 +219,4 @@ public final class InstrumentationEngine {
             return ready;
         }
     }
-
-    /** Exact class names of every probe, for tests and diagnostics. */
-    public Set<String> exactTargets() {
-        return index.exactNames();
-    }
 }

@@ -88,14 +88,6 @@ final class ProbeIndex {
         return sees;
     }
 
-    boolean isExact(String internalName) {
-        return exactInternalNames.contains(internalName);
-    }
-
-    boolean hasHierarchyProbes() {
-        return !hierarchyResources.isEmpty() || !hintedResources.isEmpty();
-    }
-
     private boolean seesHierarchyTypes(ClassLoader loader) {
         Boolean known = loaderSeesHierarchyTypes.get(loader);
         if (known == null) {
