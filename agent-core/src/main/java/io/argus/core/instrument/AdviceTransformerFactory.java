@@ -19,6 +19,8 @@ import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,8 +30,8 @@ final class AdviceTransformerFactory {
     private AdviceTransformerFactory() {
     }
 
-    static ClassFileTransformer create(List<TypeProbe> probes, ClassLoader agentLoader,
-                                                 AgentCounters counters, AtomicLong transformedClasses) {
+    static ClassFileTransformer create(List<TypeProbe> probes, ClassLoader agentLoader, HelperInjector helpers,
+                                       AgentCounters counters, AtomicLong transformedClasses) {
         // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
         // touching it makes JDK 24+ print deprecation warnings on the application's console.
         System.setProperty("net.bytebuddy.safe", "true");
@@ -63,7 +65,7 @@ final class AdviceTransformerFactory {
                     usable++;
                 }
             }
-            if (usable == 0) {
+            if (usable == 0 || !helpers.exist(probe.helpers(), probe.pluginName())) {
                 continue;
             }
             ElementMatcher.Junction<TypeDescription> types = probe.isHierarchy()
@@ -74,9 +76,37 @@ final class AdviceTransformerFactory {
                 // the name first: other probes' classes are dismissed without resolving their hierarchy
                 types = new SimpleNameHints(probe.nameHints()).and(types);
             }
-            builder = builder.type(types).transform(transformer);
+            if (probe.helpers().isEmpty()) {
+                builder = builder.type(types).transform(transformer);
+            } else {
+                // the helpers first: if they cannot be defined, the class is left as it is
+                InjectHelpers inject = new InjectHelpers(helpers, new ArrayList<String>(probe.helpers()));
+                builder = builder.type(types).transform(inject).transform(transformer);
+            }
         }
         return builder.makeRaw();
+    }
+
+    /** Defines a probe's helper classes in the loader of the class being transformed; changes nothing in it. */
+    private static final class InjectHelpers implements AgentBuilder.Transformer {
+        private final HelperInjector injector;
+        private final List<String> classNames;
+
+        InjectHelpers(HelperInjector injector, List<String> classNames) {
+            this.injector = injector;
+            this.classNames = classNames;
+        }
+
+        @Override
+        public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
+                                                JavaModule module, ProtectionDomain domain) {
+            try {
+                injector.inject(loader, domain, classNames);
+            } catch (Exception e) {
+                throw new IllegalStateException("helper classes for " + type.getName() + " could not be defined", e);
+            }
+            return builder;
+        }
     }
 
     /** Matches types whose simple name contains one of the hints. */

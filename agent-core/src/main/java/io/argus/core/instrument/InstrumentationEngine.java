@@ -64,8 +64,8 @@ public final class InstrumentationEngine {
                 long t0 = System.nanoTime();
                 Set<String> loadedMeanwhile;
                 try {
-                    ClassFileTransformer created = AdviceTransformerFactory.create(probes, agentLoader, counters,
-                            transformedClasses);
+                    ClassFileTransformer created = AdviceTransformerFactory.create(probes, agentLoader,
+                            new HelperInjector(agentLoader, inst), counters, transformedClasses);
                     synchronized (deferred) {
                         byteBuddy = created;
                         loadedMeanwhile = new HashSet<String>(deferred);

@@ -53,6 +53,31 @@ final class ModuleReads {
         }
     }
 
+    /**
+     * Opens the package of {@code member} (a JDK class) to the module of {@code agentClass} only, so
+     * that the agent may reflect on its non-public members. Nothing to do on Java 8.
+     */
+    static void openToAgent(Instrumentation inst, Class<?> member, Class<?> agentClass) throws Exception {
+        Class<?> moduleClass;
+        try {
+            moduleClass = Class.forName("java.lang.Module");
+        } catch (ClassNotFoundException java8) {
+            return;
+        }
+        Method getModule = Class.class.getMethod("getModule");
+        Object target = getModule.invoke(member);
+        Object agentModule = getModule.invoke(agentClass);
+        String packageName = member.getName().substring(0, member.getName().lastIndexOf('.'));
+        if ((Boolean) moduleClass.getMethod("isOpen", String.class, moduleClass).invoke(target, packageName, agentModule)) {
+            return;
+        }
+        Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class, java.util.Map.class, java.util.Map.class,
+                Set.class, java.util.Map.class)
+                .invoke(inst, target, Collections.emptySet(), Collections.emptyMap(),
+                        Collections.singletonMap(packageName, Collections.singleton(agentModule)),
+                        Collections.emptySet(), Collections.emptyMap());
+    }
+
     private static boolean isJdkPackage(String name) {
         return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
                 || name.startsWith("sun.") || name.startsWith("com.sun.");

@@ -17,6 +17,10 @@ package io.argus.core.plugin;
  *
  * Advice classes are named, not referenced, because they mention library types that the agent's
  * class loader cannot see. Every advice method must declare {@code suppress = Throwable.class}.
+ *
+ * <p>Advice that needs a class implementing one of the library's types (a callback, a listener)
+ * names it as a helper of the probe, {@link TypeProbe#helpers}: the engine defines it in the class
+ * loader of each class the probe matches, from this plugin's jar, before the advice is inlined there.
  */
 public interface ArgusPlugin {
 

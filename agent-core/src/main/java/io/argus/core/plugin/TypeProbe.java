@@ -15,6 +15,7 @@ public final class TypeProbe {
     private final boolean hierarchy;
     private final String[] nameHints;
     private final List<MethodAdvice> advice = new ArrayList<MethodAdvice>();
+    private final List<String> helpers = new ArrayList<String>();
 
     TypeProbe(String pluginName, String typeName, boolean hierarchy) {
         this(pluginName, typeName, hierarchy, null);
@@ -31,6 +32,34 @@ public final class TypeProbe {
     public TypeProbe advise(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
         advice.add(new MethodAdvice(methods, adviceClassName));
         return this;
+    }
+
+    /**
+     * Names classes of this plugin's jar that the advice needs inside the application: a callback or
+     * listener that implements one of the library's interfaces, which neither the bridge (boot loader)
+     * nor the agent's loader can do. Before the engine puts advice into a class this probe matches, it
+     * defines these classes in that class's loader, once per loader, from the plugin jar's class files,
+     * so the advice can name them directly ({@code new}, static calls, {@code instanceof}).
+     *
+     * <p>A helper may use the JDK, the bridge and the instrumented library, and other helpers of the same
+     * probe; never other agent classes, which the application's loader cannot see. List every class,
+     * nested and anonymous ones included, super types before their subtypes. Nothing is read or defined
+     * until a matching class loads, so a probe whose library is absent costs nothing more. If a helper
+     * cannot be defined (a missing class file, a library type that this release lacks, the boot loader),
+     * the class is left uninstrumented and the failure is logged.
+     */
+    public TypeProbe helpers(String... classNames) {
+        for (String name : classNames) {
+            if (name != null && !helpers.contains(name)) {
+                helpers.add(name);
+            }
+        }
+        return this;
+    }
+
+    /** The helper classes, in definition order; empty for most probes. */
+    public List<String> helpers() {
+        return Collections.unmodifiableList(helpers);
     }
 
     public String pluginName() {

@@ -30,12 +30,27 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * </ul>
  * Redirects, retries and authentication run inside the exec chain below {@code doExecute}, so they are
  * part of the one request that is measured.
+ *
+ * <p>The 5.x async client ({@code CloseableHttpAsyncClient}) has the same shape: every {@code execute}
+ * overload ends in one {@code doExecute(HttpHost, AsyncRequestProducer, AsyncResponseConsumer,
+ * HandlerFactory, HttpContext, FutureCallback)}, implemented by {@code InternalAbstractHttpAsyncClient}
+ * (the default, custom and HTTP/2 clients) and {@code AbstractMinimalHttpAsyncClientBase} (the minimal
+ * ones), in every release from 5.0 to 5.6. The request completes on an I/O reactor thread, so its advice
+ * puts helper classes in the way of the callback, the request producer and the response consumer; the
+ * engine defines them in the client's class loader ({@code TypeProbe#helpers}).
  */
 public final class ApacheHttpClientPlugin implements ArgusPlugin {
 
     static final String V4 = "org.apache.http.impl.client.";
     static final String V5 = "org.apache.hc.client5.http.impl.classic.";
+    static final String V5_ASYNC = "org.apache.hc.client5.http.impl.async.";
     private static final String ADVICE = "io.argus.plugin.apachehttpclient.";
+    /** Defined in the async client's class loader: they implement HttpCore interfaces. */
+    private static final String[] ASYNC_HELPERS = {
+            ADVICE + "v5.async.AsyncClientCall",
+            ADVICE + "v5.async.ObservedRequestProducer",
+            ADVICE + "v5.async.ObservedResponseConsumer",
+    };
 
     @Override
     public String name() {
@@ -53,6 +68,17 @@ public final class ApacheHttpClientPlugin implements ArgusPlugin {
                 "org.apache.hc.core5.http.ClassicHttpRequest");
         probes.type(V5 + "InternalHttpClient").advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
         probes.type(V5 + "MinimalHttpClient").advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
+
+        ElementMatcher.Junction<MethodDescription> v5Async = named("doExecute").and(not(isAbstract()))
+                .and(takesArguments(6))
+                .and(takesArgument(0, named("org.apache.hc.core5.http.HttpHost")))
+                .and(takesArgument(1, named("org.apache.hc.core5.http.nio.AsyncRequestProducer")))
+                .and(takesArgument(2, named("org.apache.hc.core5.http.nio.AsyncResponseConsumer")))
+                .and(takesArgument(5, named("org.apache.hc.core5.concurrent.FutureCallback")));
+        probes.type(V5_ASYNC + "InternalAbstractHttpAsyncClient").helpers(ASYNC_HELPERS)
+                .advise(v5Async, ADVICE + "v5.AsyncDoExecuteAdvice");
+        probes.type(V5_ASYNC + "AbstractMinimalHttpAsyncClientBase").helpers(ASYNC_HELPERS)
+                .advise(v5Async, ADVICE + "v5.AsyncDoExecuteAdvice");
     }
 
     private static ElementMatcher.Junction<MethodDescription> doExecute(String host, String request) {

@@ -1,14 +1,10 @@
 package io.argus.plugin.servlet;
 
-import io.argus.core.AgentLog;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
-
-import java.net.URL;
-import java.security.CodeSource;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -38,14 +34,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * when the jetty plugin is installed and enabled.
  *
  * <p><b>Async.</b> A request still async when {@code service} returns ends in an {@code AsyncListener}
- * on completion. The listener must be a class the application's servlet API can load, so the advice
- * loads it once per servlet context from this plugin's jar, in a class loader whose parent is the
- * servlet API's: {@value #HELPERS_PROPERTY} names the jar.
+ * on completion. The listener implements the application's servlet API, so it is a helper class: the
+ * engine defines it in the class loader of {@code HttpServlet} before the advice goes in.
  */
 public final class ServletPlugin implements ArgusPlugin {
-
-    /** System property with the URL of this plugin's jar, read by the advice on async requests only. */
-    public static final String HELPERS_PROPERTY = "io.argus.servlet.helpers";
 
     static final String[] SERVLET_NAMESPACES = {"javax", "jakarta"};
 
@@ -67,9 +59,9 @@ public final class ServletPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
-        publishHelperLocation();
         for (String ns : SERVLET_NAMESPACES) {
             probes.type(ns + ".servlet.http.HttpServlet")
+                    .helpers(ADVICE + ns + ".AsyncEndListener")
                     .advise(named("service").and(takesArguments(2))
                                     .and(takesArgument(0, named(ns + ".servlet.ServletRequest")))
                                     .and(takesArgument(1, named(ns + ".servlet.ServletResponse"))),
@@ -94,19 +86,5 @@ public final class ServletPlugin implements ArgusPlugin {
     static boolean jettyPluginActive(AgentSettings settings) {
         return settings.pluginEnabled("jetty")
                 && ServletPlugin.class.getClassLoader().getResource("io/argus/plugin/jetty/JettyPlugin.class") != null;
-    }
-
-    private static void publishHelperLocation() {
-        try {
-            CodeSource source = ServletPlugin.class.getProtectionDomain().getCodeSource();
-            URL location = source == null ? null : source.getLocation();
-            if (location != null) {
-                System.setProperty(HELPERS_PROPERTY, location.toString());
-                return;
-            }
-        } catch (RuntimeException e) {
-            AgentLog.warn("servlet plugin: cannot locate its own jar", e);
-        }
-        AgentLog.warn("servlet plugin: its jar has no location; async requests end when service() returns");
     }
 }

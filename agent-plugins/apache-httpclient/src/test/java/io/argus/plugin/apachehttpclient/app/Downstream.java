@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -19,8 +20,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * ITs parse.
  *
  * <p>Downstream paths: {@code /ok} (200, body {@code hello-<tag>}), {@code /missing} (404),
- * {@code /fail} (500), {@code /redirect} (302 to {@code /ok} with the same query). The tag is the
- * {@code tag=} query parameter.
+ * {@code /fail} (500), {@code /redirect} (302 to {@code /ok} with the same query), {@code /slow} (200
+ * after 2 s, for cancelled calls). The tag is the {@code tag=} query parameter. Requests are served on
+ * a pool of threads, so a slow one holds up no other.
  *
  * <p>Output lines:
  * <ul>
@@ -71,6 +73,14 @@ public final class Downstream {
                 case "/fail":
                     status = 500;
                     break;
+                case "/slow":
+                    status = 200;
+                    try {
+                        Thread.sleep(2000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    break;
                 case "/redirect":
                     status = 302;
                     exchange.getResponseHeaders().set("Location", "/ok?" + query);
@@ -83,6 +93,7 @@ public final class Downstream {
                 out.write(body);
             }
         });
+        server.setExecutor(Executors.newCachedThreadPool());
         server.start();
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -17,12 +17,18 @@ import javax.servlet.http.HttpServletResponse;
  * instance per servlet context, registered on each such request; the request's own attributes carry
  * the start time, path and span, and are removed, so the request is recorded once.
  *
- * <p>Not loaded by the agent: {@code ServiceAdvice} loads it from the plugin jar in a class loader
- * whose parent is the application's servlet API, because an AsyncListener must implement that API's
- * interface. It uses only the servlet API and the bridge. A copy with the jakarta namespace is built
- * from this file.
+ * <p>A helper class: never loaded by the agent. The engine defines it in the class loader of the
+ * application's {@code HttpServlet} (see {@code TypeProbe#helpers}), because an AsyncListener must
+ * implement that API's interface; {@code ServiceAdvice} registers {@link #INSTANCE}. It uses only the
+ * servlet API and the bridge. A copy with the jakarta namespace is built from this file.
  */
 public final class AsyncEndListener implements AsyncListener {
+
+    /** The one listener of its class loader: it keeps no state. */
+    public static final AsyncEndListener INSTANCE = new AsyncEndListener();
+
+    private AsyncEndListener() {
+    }
 
     @Override
     public void onComplete(AsyncEvent event) {

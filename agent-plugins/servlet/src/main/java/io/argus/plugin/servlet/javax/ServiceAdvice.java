@@ -4,9 +4,7 @@ import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.Argus;
 import net.bytebuddy.asm.Advice;
 
-import javax.servlet.AsyncListener;
 import javax.servlet.DispatcherType;
-import javax.servlet.ServletContext;
 import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
 import javax.servlet.http.HttpServletRequest;
@@ -26,10 +24,10 @@ import javax.servlet.http.HttpServletResponse;
  * <p>Exit: a request that did not go async ends here, with the response status (500 if the servlet
  * threw before the response was committed, as the container will answer). A request that went async
  * keeps its start time and path in request attributes, its span leaves this thread, and the shared
- * {@code AsyncEndListener} ends it when the container completes it. That listener lives in this
- * plugin's jar: the first async request of a servlet context loads it in a class loader whose parent
- * is the servlet API's, and keeps the instance as a context attribute. If that fails, the request ends
- * here instead, and the failure is counted as an advice error.
+ * {@code AsyncEndListener} ends it when the container completes it. That listener is a helper class
+ * of the probe: the engine defined it in this class's loader before inlining this advice, so the
+ * advice names it directly and registers its one shared instance. If registering fails, the request
+ * ends here instead, and the failure is counted as an advice error.
  *
  * <p>Untraced synchronous requests allocate nothing here: an attribute look-up, header look-ups,
  * the method and path Strings the container keeps (see README.md), and locals.
@@ -105,31 +103,15 @@ public final class ServiceAdvice {
         }
         HttpServletRequest request = (HttpServletRequest) req;
         if (thrown == null && request.isAsyncStarted()) {
-            Object listener = null;
             try {
-                ServletContext context = request.getServletContext();
-                listener = context.getAttribute("io.argus.servlet.asyncListener");
-                if (listener == null) {
-                    listener = Boolean.FALSE;
-                    String helpers = System.getProperty("io.argus.servlet.helpers");
-                    if (helpers != null) {
-                        ClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {new java.net.URL(helpers)},
-                                AsyncListener.class.getClassLoader());
-                        listener = loader.loadClass("io.argus.plugin.servlet.javax.AsyncEndListener")
-                                .getConstructor().newInstance();
-                    }
-                    context.setAttribute("io.argus.servlet.asyncListener", listener);
+                // inside the dispatch that started async: the completion cannot run before this returns
+                request.setAttribute("io.argus.servlet.start", Long.valueOf(start));
+                request.setAttribute("io.argus.servlet.path", path);
+                request.getAsyncContext().addListener(AsyncEndListener.INSTANCE);
+                if (span != null) {
+                    Argus.detach(span);
                 }
-                if (listener instanceof AsyncListener) {
-                    // inside the dispatch that started async: the completion cannot run before this returns
-                    request.setAttribute("io.argus.servlet.start", Long.valueOf(start));
-                    request.setAttribute("io.argus.servlet.path", path);
-                    request.getAsyncContext().addListener((AsyncListener) listener);
-                    if (span != null) {
-                        Argus.detach(span);
-                    }
-                    return;
-                }
+                return;
             } catch (Throwable t) {
                 Argus.adviceError(t);
                 request.removeAttribute("io.argus.servlet.start");
