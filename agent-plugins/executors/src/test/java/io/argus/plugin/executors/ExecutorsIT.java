@@ -145,6 +145,7 @@ class ExecutorsIT {
     private static void assertBehaviourUnchanged(AgentApp app) {
         assertThat(lines(app, "QUEUE").get("tpe").get("#line")).isEqualTo("QUEUE tag=tpe removed=true left=1 unwrapped=true");
         assertThat(lines(app, "AFTER").get("submit").get("#line")).isEqualTo("AFTER tag=submit seen=[future]");
+        assertThat(lines(app, "PRIORITY").get("tpe").get("#line")).isEqualTo("PRIORITY tag=tpe outcome=ran");
     }
 
     private static JsonNode gauges(String service) {

@@ -175,6 +175,7 @@ public final class ExecutorsApp {
         // behaviour the application can observe is unchanged
         checkQueueAndShutdownNow();
         checkAfterExecuteSeesTheFuture();
+        checkPriorityQueueTasksKeepTheirType();
 
         pool.shutdown();
         scheduler.shutdown();
@@ -232,6 +233,47 @@ public final class ExecutorsApp {
         release.countDown();
         print("QUEUE tag=tpe removed=" + removed + " left=" + left.size()
                 + " unwrapped=" + (left.size() == 1 && left.get(0) == second));
+    }
+
+    /** A task ordered by a priority queue (Druid's PrioritizedExecutorService) must reach the queue as itself. */
+    static final class Prioritized implements Runnable, Comparable<Prioritized> {
+        final int priority;
+        final CountDownLatch done;
+
+        Prioritized(int priority, CountDownLatch done) {
+            this.priority = priority;
+            this.done = done;
+        }
+
+        @Override
+        public void run() {
+            done.countDown();
+        }
+
+        @Override
+        public int compareTo(Prioritized o) {
+            return Integer.compare(o.priority, priority);
+        }
+    }
+
+    private static void checkPriorityQueueTasksKeepTheirType() throws Exception {
+        ThreadPoolExecutor prioritized = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES,
+                new java.util.concurrent.PriorityBlockingQueue<>());
+        CountDownLatch done = new CountDownLatch(3);
+        String outcome;
+        long start = System.nanoTime();
+        ActiveSpan root = Argus.serverStart("GET", "/prioritized", null, null, null);
+        try {
+            for (int i = 0; i < 3; i++) {
+                prioritized.execute(new Prioritized(i, done));
+            }
+            outcome = done.await(30, TimeUnit.SECONDS) ? "ran" : "timeout";
+        } catch (RuntimeException e) {
+            outcome = e.getClass().getSimpleName();
+        }
+        Argus.serverEnd(root, start, "GET", "/prioritized", 200, null);
+        prioritized.shutdown();
+        print("PRIORITY tag=tpe outcome=" + outcome);
     }
 
     private static void checkAfterExecuteSeesTheFuture() throws Exception {
