@@ -7,12 +7,12 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /** Attributes of the suite's own jar manifest (the build writes the pinned Gatling and peer versions there). */
-final class OwnManifest {
+public final class OwnManifest {
 
     private OwnManifest() {
     }
 
-    static String attribute(String name, String fallback) {
+    public static String attribute(String name, String fallback) {
         try {
             Path location = Path.of(OwnManifest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (Files.isRegularFile(location)) {

@@ -4,6 +4,8 @@ import io.argus.perf.model.RunResults;
 import io.argus.perf.model.RunResults.ScenarioResult;
 import io.argus.perf.proc.ProcessRegistry;
 import io.argus.perf.report.ReportWriter;
+import io.argus.perf.druid.DruidInstall;
+import io.argus.perf.druid.DruidTarget;
 import io.argus.perf.target.SampleTarget;
 import io.argus.perf.target.Target;
 
@@ -65,7 +67,13 @@ public final class PerfMain {
             problems.forEach(p -> err.println("argus-perf: " + p));
             return BAD_ARGUMENTS;
         }
-        Target target = new SampleTarget(o.endpoint);
+        Target target;
+        try {
+            target = target(o, out);
+        } catch (Exception e) {
+            err.println("argus-perf: cannot prepare target " + o.target + ": " + e.getMessage());
+            return FAILED;
+        }
         try {
             PerfRun run = new PerfRun(o, target, home, peers, java, out);
             RunResults results = run.run();
@@ -90,6 +98,18 @@ public final class PerfMain {
         } finally {
             ProcessRegistry.stopAll(3000);
         }
+    }
+
+    private static Target target(PerfOptions o, PrintStream out) throws Exception {
+        if (!o.target.equals("druid")) {
+            return new SampleTarget(o.endpoint);
+        }
+        String version = DruidInstall.pinnedVersion();
+        DruidInstall install = new DruidInstall(o.druidHome != null ? o.druidHome : DruidInstall.defaultHome(version),
+                version);
+        int jars = install.ensure(out);
+        out.println("[argus-perf] Apache Druid " + version + ": " + jars + " jars in " + install.lib());
+        return new DruidTarget(install, o.druidRows, out);
     }
 
     /** What is missing for the chosen scenarios; each entry says how to fix it. */

@@ -10,7 +10,7 @@ import java.util.List;
 /** The command line of {@code argus-perf}. Parsing never exits; it throws {@link BadArguments}. */
 public final class PerfOptions {
 
-    public static final List<String> TARGETS = List.of("sample");
+    public static final List<String> TARGETS = List.of("sample", "druid");
 
     public String target = "sample";
     public String endpoint = "call";
@@ -20,6 +20,12 @@ public final class PerfOptions {
     public int rounds = 10;
     public int roundSize = 1000;
     public int discardRounds = 1;
+    /** Load launches per scenario, interleaved across scenarios. */
+    public int loadPasses = 1;
+    /** Druid target: where its jars are cached (default ~/.cache/argus-perf/druid-<version>). */
+    public Path druidHome;
+    /** Druid target: generated rows to ingest. */
+    public int druidRows = 20_000;
     public int gatlingUsers = 8;
     public int gatlingSeconds = 30;
     public Path argusHome;
@@ -41,18 +47,25 @@ public final class PerfOptions {
     public static String usage() {
         return """
                 usage: argus-perf [options]
-                  --target NAME           target application: sample (default)
+                  --target NAME           target application: sample (default) or druid (an Apache Druid
+                                          nano cluster; its jars are fetched with Maven on first use)
                   --endpoint NAME         sample target's load endpoint: call (front->back, default), ping, cpu
                   --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,elastic
                                           (default: all six; baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
-                                          5 s Gatling
-                  --full                  the documented figures: 5 startup runs, 20 rounds of 1000 (first
-                                          10 discarded, as MooBench does), 60 s Gatling
+                                          5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
+                  --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of
+                                          1000 (first 6 of each discarded), 60 s Gatling. Druid: 1 startup run,
+                                          2 load passes of 6 rounds of 1000 (first discarded), 60 s Gatling
                   --startup-runs N        launches per scenario, interleaved A B C ... A B C (default 5)
                   --rounds N              closed-loop rounds (default 10)
                   --round-size N          requests per round (default 1000)
-                  --discard N             first rounds thrown away (default 1; --full: half)
+                  --discard N             first rounds of each load pass thrown away (default 1; --full: half)
+                  --load-passes N         fresh load launches per scenario, interleaved A B C ... A B C; each
+                                          also gives a start-up sample; Gatling runs in the last (default 1)
+                  --druid-home DIR        Druid's cached jars (default ~/.cache/argus-perf/druid-<version>,
+                                          or $ARGUS_PERF_CACHE/druid-<version>)
+                  --druid-rows N          generated wikipedia rows to ingest (default 20000)
                   --gatling-users N       Gatling concurrency (default 8)
                   --gatling-seconds N     Gatling duration per scenario, 0 to skip Gatling (default 30)
                   --argus-home DIR        the Argus distribution (agent/, collector/, perf/)
@@ -70,13 +83,18 @@ public final class PerfOptions {
 
     public static PerfOptions parse(String[] args) throws BadArguments {
         PerfOptions o = new PerfOptions();
-        // presets first, so that explicit options override them whatever the order
+        // presets first, so that explicit options override them whatever the order; they depend on the target
+        boolean druid = false;
+        for (int i = 0; i < args.length; i++) {
+            druid |= args[i].equals("--target=druid") || args[i].equals("--target") && i + 1 < args.length
+                    && args[i + 1].equals("druid");
+        }
         for (String a : args) {
             if (a.equals("--quick") || a.equals("--full")) {
                 if (!o.mode.equals("default") && !o.mode.equals(a.substring(2))) {
                     throw new BadArguments("--quick and --full exclude each other");
                 }
-                o.preset(a.substring(2));
+                o.preset(a.substring(2), druid);
             }
         }
         boolean discardGiven = false;
@@ -115,6 +133,9 @@ public final class PerfOptions {
                     o.discardRounds = integer(value(args, i, inline, name), name, 0);
                     discardGiven = true;
                 }
+                case "--load-passes" -> o.loadPasses = integer(value(args, i, inline, name), name, 1);
+                case "--druid-home" -> o.druidHome = Path.of(value(args, i, inline, name));
+                case "--druid-rows" -> o.druidRows = integer(value(args, i, inline, name), name, 1000);
                 case "--gatling-users" -> o.gatlingUsers = integer(value(args, i, inline, name), name, 1);
                 case "--gatling-seconds" -> o.gatlingSeconds = integer(value(args, i, inline, name), name, 0);
                 case "--argus-home" -> o.argusHome = Path.of(value(args, i, inline, name));
@@ -134,7 +155,7 @@ public final class PerfOptions {
                 i++;
             }
         }
-        if (o.mode.equals("full") && !discardGiven) {
+        if (o.mode.equals("full") && !discardGiven && !o.target.equals("druid")) {
             o.discardRounds = o.rounds / 2;
         }
         if (o.rounds > 0 && o.discardRounds >= o.rounds) {
@@ -153,9 +174,18 @@ public final class PerfOptions {
         return o;
     }
 
-    private void preset(String name) {
+    private void preset(String name, boolean druid) {
         mode = name;
-        if (name.equals("quick")) {
+        if (druid) {
+            // a Druid launch costs minutes (six JVMs, an ingestion): start-up samples come from the
+            // load launches as well, and the seed's first round of each launch is discarded
+            startupRuns = name.equals("quick") ? 0 : 1;
+            loadPasses = name.equals("quick") ? 1 : 2;
+            rounds = name.equals("quick") ? 3 : 6;
+            roundSize = name.equals("quick") ? 500 : 1000;
+            discardRounds = 1;
+            gatlingSeconds = name.equals("quick") ? 10 : 60;
+        } else if (name.equals("quick")) {
             startupRuns = 2;
             rounds = 3;
             roundSize = 200;
@@ -163,7 +193,8 @@ public final class PerfOptions {
             gatlingSeconds = 5;
         } else {
             startupRuns = 5;
-            rounds = 20;
+            loadPasses = 3;
+            rounds = 12;
             roundSize = 1000;
             gatlingSeconds = 60;
         }

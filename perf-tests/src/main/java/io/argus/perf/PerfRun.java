@@ -75,7 +75,7 @@ public final class PerfRun {
             r.name = s.name();
             r.description = s.description();
             r.agent = agentLabel(s);
-            for (String service : List.of("front", "back")) {
+            for (String service : target.serviceNames()) {
                 r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>", plugins));
             }
             results.scenarios.add(r);
@@ -86,9 +86,7 @@ public final class PerfRun {
                 options.scenarios, options.mode, out);
 
         startupPhase();
-        for (Scenario s : scenarios) {
-            loadPhase(s);
-        }
+        loadPhases();
 
         for (ScenarioResult r : results.scenarios) {
             boolean measured = !r.startup.isEmpty() && r.startup.stream().anyMatch(l -> l.error == null)
@@ -124,6 +122,7 @@ public final class PerfRun {
         st.rounds = options.rounds;
         st.roundSize = options.roundSize;
         st.discardRounds = options.discardRounds;
+        st.loadPasses = options.loadPasses;
         st.gatlingUsers = options.gatlingUsers;
         st.gatlingSeconds = options.gatlingSeconds;
         st.java = java.toString();
@@ -192,7 +191,7 @@ public final class PerfRun {
                     String tag = "p" + pass + "-" + s.name();
                     try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target,
                             scenarioOptions(s, collector), out.resolve("work/startup/" + tag),
-                            out.resolve("logs/startup"), tag)) {
+                            out.resolve("logs/startup"), tag, false)) {
                         verifyAgent(s, t);
                         launch.processes.addAll(t.startups());
                         launch.totalReadyMs = t.startups().stream().mapToDouble(p -> p.readyMs).sum();
@@ -256,35 +255,66 @@ public final class PerfRun {
 
     // ------------------------------------------------------------------------------------ load
 
-    private void loadPhase(Scenario s) {
-        ScenarioResult r = byName.get(s.name());
+    /**
+     * The load launches: {@code loadPasses} passes, each launching every scenario once in turn
+     * (A B C ... A B C), so that drift of the machine spreads over all scenarios instead of
+     * landing between them. Every launch also gives a start-up sample. Gatling runs in the last
+     * pass only.
+     */
+    private void loadPhases() {
         if (options.rounds == 0 && options.gatlingSeconds == 0) {
             return;
         }
-        say("== load: %s", s.name());
+        for (int pass = 1; pass <= options.loadPasses; pass++) {
+            for (Scenario s : scenarios) {
+                loadPhase(s, pass);
+            }
+        }
+    }
+
+    private void loadPhase(Scenario s, int pass) {
+        ScenarioResult r = byName.get(s.name());
+        boolean last = pass == options.loadPasses;
+        say("== load: %s (pass %d/%d)", s.name(), pass, options.loadPasses);
         CollectorProcess collector = null;
+        StartupLaunch launch = new StartupLaunch();
+        launch.pass = pass;
+        launch.phase = "load";
+        launch.sequence = ++loadSequence;
         try {
             if (s.needsCollector()) {
-                collector = CollectorProcess.start(home, out.resolve("work/collector-" + s.name()),
-                        out.resolve("logs/load/" + s.name() + "-collector.log"), javaHome(), Duration.ofSeconds(90));
+                collector = CollectorProcess.start(home, out.resolve("work/collector-" + s.name() + "-p" + pass),
+                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"), javaHome(),
+                        Duration.ofSeconds(90));
             }
-            String tag = s.name();
+            String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
             try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target, scenarioOptions(s, collector),
-                    out.resolve("work/load/" + tag), out.resolve("logs/load"), tag)) {
+                    out.resolve("work/load/" + tag), out.resolve("logs/load"), tag, true)) {
                 verifyAgent(s, t);
+                launch.processes.addAll(t.startups());
+                launch.totalReadyMs = t.startups().stream().mapToDouble(p -> p.readyMs).sum();
+                boolean allLogged = t.startups().stream().allMatch(p -> p.startedLogMs != null);
+                launch.totalStartedLogMs = allLogged ? t.startups().stream().mapToDouble(p -> p.startedLogMs).sum() : null;
+                r.startup.add(launch);
                 say("started %s", describe(t.startups()));
                 long sent = 2; // afterReady's smoke and load requests
-                sent += closedLoop(s, r, t);
-                if (options.gatlingSeconds > 0) {
+                sent += closedLoop(s, r, t, pass);
+                if (options.gatlingSeconds > 0 && last) {
                     sent += gatling(s, r, t);
                 }
-                finalResources(r, t);
-                if (collector != null) {
+                if (last) {
+                    finalResources(r, t);
+                }
+                if (collector != null && last) {
                     checkCollector(s, r, collector, sent);
                 }
             }
         } catch (Exception | LinkageError e) {
-            r.errors.add("load: " + firstLine(e));
+            if (!r.startup.contains(launch)) {
+                launch.error = firstLine(e);
+                r.startup.add(launch);
+            }
+            r.errors.add("load pass " + pass + ": " + firstLine(e));
             say("load %s FAILED: %s", s.name(), e.getMessage());
         } finally {
             if (collector != null) {
@@ -293,16 +323,23 @@ public final class PerfRun {
         }
     }
 
+    private int loadSequence;
+
     /** @return requests sent */
-    private long closedLoop(Scenario s, ScenarioResult r, RunningTarget t) throws Exception {
+    private long closedLoop(Scenario s, ScenarioResult r, RunningTarget t, int pass) throws Exception {
         if (options.rounds == 0) {
             return 0;
         }
-        ClosedLoop cl = new ClosedLoop();
-        cl.request = t.plan().loadRequest().describe();
-        cl.roundSize = options.roundSize;
-        cl.discardRounds = options.discardRounds;
-        r.closedLoop = cl;
+        ClosedLoop cl = r.closedLoop;
+        if (cl == null) {
+            cl = new ClosedLoop();
+            cl.request = t.plan().loadRequest().describe();
+            cl.roundSize = options.roundSize;
+            cl.discardRounds = options.discardRounds;
+            cl.passes = options.loadPasses;
+            r.closedLoop = cl;
+        }
+        r.resources.clear();
         io.argus.perf.run.ClosedLoop loop = new io.argus.perf.run.ClosedLoop(t.plan().loadRequest());
         Map<Long, Double> cpu0 = new LinkedHashMap<>();
         Map<Long, Map<String, Double>> gc0 = new LinkedHashMap<>();
@@ -316,6 +353,7 @@ public final class PerfRun {
                 }
             }
             Round round = loop.runRound(i, options.roundSize, discarded);
+            round.pass = pass;
             cl.rounds.add(round);
             if (!discarded) {
                 measured += round.requests;
@@ -403,7 +441,8 @@ public final class PerfRun {
         c.httpPort = collector.httpPort();
         c.dataDir = out.relativize(collector.dataDir()).toString();
         c.requestsSent = sent;
-        c.query = CollectorProcess.tracesQuery("front", TRACE_LIMIT);
+        String root = target.tracedServices().get(0);
+        c.query = CollectorProcess.tracesQuery(root, TRACE_LIMIT);
         r.collector = c;
         try {
             // the agents flush every 100 ms and the collector stores asynchronously: wait until the
@@ -428,9 +467,9 @@ public final class PerfRun {
             c.framesRejected = metrics.get("argus_collector_frames_rejected_total");
             c.httpMetricsStored = metrics.get("argus_collector_http_metrics_stored_total");
             c.jvmGaugesStored = metrics.get("argus_collector_jvm_gauges_stored_total");
-            c.tracesStored = collector.traceCount("front", TRACE_LIMIT);
+            c.tracesStored = collector.traceCount(root, TRACE_LIMIT);
             c.tracesAtLimit = c.tracesStored >= TRACE_LIMIT;
-            List<String> newest = collector.newestTrace("front");
+            List<String> newest = collector.newestTrace(root);
             if (newest != null) {
                 c.sampleTraceId = newest.get(0);
                 c.sampleTraceSpans = Integer.parseInt(newest.get(1));
@@ -441,7 +480,18 @@ public final class PerfRun {
             if (s.samplingRate() > 0 && c.tracesStored == 0) {
                 r.errors.add("collector: stored no trace at sampling " + s.samplingRate() + "%");
             }
-            c.detail = String.format(Locale.ROOT, "%s%d traces of front (API limit %d) for %d requests; spans received %s, "
+            if (s.samplingRate() > 0) {
+                try {
+                    c.traceChain = collector.checkTraceChain(target.tracedServices(), target.tracedRootName(), 200);
+                    c.traceChainOk = true;
+                } catch (java.io.IOException e) {
+                    c.traceChain = e.getMessage();
+                    c.traceChainOk = false;
+                    r.errors.add("trace check: " + e.getMessage());
+                }
+                say("trace check %-11s %s%s", s.name(), c.traceChainOk ? "" : "FAILED: ", c.traceChain);
+            }
+            c.detail = String.format(Locale.ROOT, "%s%d traces of " + root + " (API limit %d) for %d requests; spans received %s, "
                             + "stored %s, dropped %s; frames rejected %s; HTTP metric rows %s, JVM gauge rows %s%s",
                     c.tracesAtLimit ? ">= " : "", c.tracesStored, TRACE_LIMIT, sent,
                     num(c.spansReceived), num(c.spansStored), num(c.rowsDropped), num(c.framesRejected),

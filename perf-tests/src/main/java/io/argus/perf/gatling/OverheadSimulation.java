@@ -6,6 +6,8 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 
 import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
@@ -27,6 +29,8 @@ public class OverheadSimulation extends Simulation {
     public static final String METHOD = "argus.perf.method";
     public static final String BODY = "argus.perf.body";
     public static final String CONTENT_TYPE = "argus.perf.contentType";
+    /** When set, the body is a template whose %d rises by one per request from this value. */
+    public static final String RISING_FROM = "argus.perf.risingFrom";
     public static final String USERS = "argus.perf.users";
     public static final String SECONDS = "argus.perf.seconds";
     public static final String REQUEST_NAME = "request";
@@ -39,9 +43,17 @@ public class OverheadSimulation extends Simulation {
         int users = Integer.getInteger(USERS, 8);
         int seconds = Integer.getInteger(SECONDS, 30);
 
-        HttpRequestActionBuilder request = "POST".equalsIgnoreCase(method)
-                ? http(REQUEST_NAME).post(url).header("Content-Type", contentType).body(StringBody(body == null ? "" : body))
-                : http(REQUEST_NAME).get(url);
+        String rising = System.getProperty(RISING_FROM);
+        HttpRequestActionBuilder request;
+        if (!"POST".equalsIgnoreCase(method)) {
+            request = http(REQUEST_NAME).get(url);
+        } else if (rising != null && body != null) {
+            AtomicLong next = new AtomicLong(Long.parseLong(rising));
+            request = http(REQUEST_NAME).post(url).header("Content-Type", contentType)
+                    .body(StringBody(session -> String.format(Locale.ROOT, body, next.getAndIncrement())));
+        } else {
+            request = http(REQUEST_NAME).post(url).header("Content-Type", contentType).body(StringBody(body == null ? "" : body));
+        }
         request = request.check(status().is(200));
 
         HttpProtocolBuilder protocol = http

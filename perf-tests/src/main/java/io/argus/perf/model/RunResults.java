@@ -40,6 +40,7 @@ public class RunResults {
         public int rounds;
         public int roundSize;
         public int discardRounds;
+        public int loadPasses = 1;
         public int gatlingUsers;
         public int gatlingSeconds;
         public String java;
@@ -86,6 +87,8 @@ public class RunResults {
     public static class StartupLaunch {
         /** 1-based pass number; within a pass every scenario launches once, in order. */
         public int pass;
+        /** startup (a start-up-only launch) or load (the launch a load pass measured). */
+        public String phase = "startup";
         /** 1-based position of this launch in the whole interleaved sequence. */
         public int sequence;
         public List<ProcessStartup> processes = new ArrayList<>();
@@ -113,13 +116,18 @@ public class RunResults {
     public static class ClosedLoop {
         public String request;
         public int roundSize;
+        /** The first discardRounds rounds of every load pass are discarded. */
         public int discardRounds;
+        /** Fresh launches per scenario, interleaved across scenarios. */
+        public int passes = 1;
         public List<Round> rounds = new ArrayList<>();
     }
 
     public static class Round {
-        /** 1-based. */
+        /** 1-based, within its pass. */
         public int index;
+        /** The load pass (fresh launch) this round ran in, 1-based. */
+        public int pass = 1;
         public boolean discarded;
         public int requests;
         public int errors;
@@ -214,6 +222,9 @@ public class RunResults {
         /** Requests sent to the target during the load phase (each one is a trace at sampling 100%). */
         public long requestsSent;
         public String query;
+        /** A load request's trace checked for the full service chain (sampling > 0 only). */
+        public String traceChain;
+        public Boolean traceChainOk;
         public String detail;
         public Double cpuMsTotal;
     }

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * The seed's closed loop: rounds of {@code roundSize} requests sent one after the other on one
  * keep-alive connection, each timed with {@code System.nanoTime()} around the call and recorded
  * in a fresh Micrometer {@link Timer} per round with {@code publishPercentiles(0.95, 0.99)} and a
- * percentile histogram. Per round: min, max, avg, P95, P99, total (sum of latencies) and QPS
+ * percentile histogram. A templated body (the seed's rising timestamp) is filled in before the
+ * clock starts. Per round: min, max, avg, P95, P99, total (sum of latencies) and QPS
  * (requests / total), as in the seed, plus exact percentiles, the wall-clock time and the errors.
  */
 public final class ClosedLoop {
@@ -27,6 +28,8 @@ public final class ClosedLoop {
     private final RequestSpec request;
     private final HttpClient client = Http.newClient();
     private final HttpRequest httpRequest;
+    /** Requests sent so far, over all rounds: the rising value of a templated body. */
+    private long sent;
 
     public ClosedLoop(RequestSpec request) {
         this.request = request;
@@ -52,10 +55,12 @@ public final class ClosedLoop {
         long min = Long.MAX_VALUE;
         long wallStart = System.nanoTime();
         for (int i = 0; i < roundSize; i++) {
-            long s = System.nanoTime();
+            HttpRequest next = request.rising() ? Http.toRequest(request.withBodyAt(sent), Duration.ofSeconds(30)) : httpRequest;
+            sent++;
             boolean ok;
+            long s = System.nanoTime();
             try {
-                HttpResponse<Void> r = client.send(httpRequest, HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = client.send(next, HttpResponse.BodyHandlers.discarding());
                 ok = request.matches(r.statusCode());
             } catch (IOException e) {
                 ok = false;

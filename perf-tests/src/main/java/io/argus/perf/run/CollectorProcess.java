@@ -166,6 +166,52 @@ public final class CollectorProcess implements AutoCloseable {
     }
 
     /**
+     * Finds, among the newest traces rooted in {@code rootService}, the newest whose root span name
+     * contains {@code rootName} and checks its shape: one root (a server span of
+     * {@code services.get(0)}), every parent id resolving inside the trace, and for each next
+     * service a server span whose parent is a client span of the service before it.
+     *
+     * @return a one-line description of the trace that passed
+     * @throws IOException saying what is missing, for the newest matching trace
+     */
+    public String checkTraceChain(List<String> services, String rootName, int scan)
+            throws IOException, InterruptedException {
+        String root = services.get(0);
+        Http.Response r = Http.get(api(tracesQuery(root, scan)), Duration.ofSeconds(60));
+        JsonNode list = JSON.readTree(r.body());
+        if (r.status() != 200 || !list.isArray()) {
+            throw new IOException("GET " + tracesQuery(root, scan) + " answered " + r.status());
+        }
+        String firstProblem = null;
+        int candidates = 0;
+        for (JsonNode t : list) {
+            if (!t.path("rootName").asText("").contains(rootName)) {
+                continue;
+            }
+            candidates++;
+            String id = t.path("traceId").asText();
+            Http.Response d = Http.get(api("/api/traces/" + id), Duration.ofSeconds(30));
+            if (d.status() != 200) {
+                continue;
+            }
+            String problem = TraceChain.problem(JSON.readTree(d.body()).path("spans"), services);
+            if (problem == null) {
+                return "trace " + id + " (" + t.path("rootName").asText() + ", " + t.path("spanCount").asInt()
+                        + " spans) runs " + String.join(" -> ", services) + " with correct parent links";
+            }
+            if (firstProblem == null) {
+                firstProblem = "trace " + id + ": " + problem;
+            }
+            if (candidates >= 20) {
+                break;
+            }
+        }
+        throw new IOException(candidates == 0
+                ? "no trace of " + root + " rooted in a span named like '" + rootName + "' among the newest " + scan
+                : firstProblem + " (and none of the " + candidates + " newest matching traces had the full chain)");
+    }
+
+    /**
      * The collector's own counters from GET /metrics (Prometheus text), summed over label sets:
      * e.g. {@code argus_collector_spans_stored_total}.
      */

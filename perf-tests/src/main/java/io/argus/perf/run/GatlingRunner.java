@@ -114,6 +114,9 @@ public final class GatlingRunner {
         if (request.body() != null) {
             cmd.add("-D" + OverheadSimulation.BODY + "=" + request.body());
             cmd.add("-D" + OverheadSimulation.CONTENT_TYPE + "=" + request.contentType());
+            if (request.rising()) {
+                cmd.add("-D" + OverheadSimulation.RISING_FROM + "=" + request.risingFrom());
+            }
         }
         cmd.add("-D" + OverheadSimulation.USERS + "=" + users);
         cmd.add("-D" + OverheadSimulation.SECONDS + "=" + seconds);

@@ -35,7 +35,7 @@ public final class Http {
         HttpRequest.Builder b = HttpRequest.newBuilder(spec.uri()).timeout(timeout);
         if (spec.body() != null) {
             b.header("Content-Type", spec.contentType() == null ? "application/json" : spec.contentType());
-            b.method(spec.method(), HttpRequest.BodyPublishers.ofString(spec.body()));
+            b.method(spec.method(), HttpRequest.BodyPublishers.ofString(spec.bodyAt(0)));
         } else {
             b.method(spec.method(), HttpRequest.BodyPublishers.noBody());
         }
@@ -64,7 +64,7 @@ public final class Http {
         if (uri.getRawQuery() != null) {
             path += "?" + uri.getRawQuery();
         }
-        byte[] body = spec.body() == null ? new byte[0] : spec.body().getBytes(StandardCharsets.UTF_8);
+        byte[] body = spec.body() == null ? new byte[0] : spec.bodyAt(0).getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder()
                 .append(spec.method()).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(uri.getHost()).append(':').append(port).append("\r\n")

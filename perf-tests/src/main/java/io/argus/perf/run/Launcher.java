@@ -44,11 +44,12 @@ public final class Launcher {
      *
      * @param scenarioOptions the scenario's JVM options for a service name
      * @param logDir          where each process's output goes ({@code <tag>-<service>.log})
+     * @param load            whether the load phase will measure this launch (see {@link TargetEnv#load})
      */
     public RunningTarget launch(Target target, Function<String, List<String>> scenarioOptions, Path workDir,
-                                Path logDir, String tag) throws Exception {
+                                Path logDir, String tag, boolean load) throws Exception {
         Files.createDirectories(workDir);
-        TargetEnv env = new TargetEnv(java, workDir);
+        TargetEnv env = new TargetEnv(java, workDir, scenarioOptions, extraJvmOptions, load);
         LaunchPlan plan = target.plan(env);
         RunningTarget running = new RunningTarget(plan);
         try {

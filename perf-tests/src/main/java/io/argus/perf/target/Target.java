@@ -1,14 +1,15 @@
 package io.argus.perf.target;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * An application the overhead suite measures: one or more JVMs, a readiness check for each, and
  * the request the load phases send. The harness starts the processes of a {@link LaunchPlan} in
  * order, adding the scenario's JVM options (the agent flags) to every instrumented process, times
  * each from spawn to its first successful readiness response, then calls {@link #afterReady}.
- * It stops the processes itself, in reverse order. Implementations: {@link SampleTarget}; an
- * Apache Druid cluster later.
+ * It stops the processes itself, in reverse order. Implementations: {@link SampleTarget} and
+ * {@code io.argus.perf.druid.DruidTarget}.
  */
 public interface Target {
 
@@ -29,5 +30,20 @@ public interface Target {
      * the whole chain works (and, for Druid, would ingest the sample data). Throws when it does not.
      */
     default void afterReady(LaunchPlan plan, TargetEnv env) throws Exception {
+    }
+
+    /** The service names the agents are given, for the report (all processes, forked ones too). */
+    default List<String> serviceNames() {
+        return List.of("front", "back");
+    }
+
+    /** The services a load request's trace must cross, in order, each a client -> server hop. */
+    default List<String> tracedServices() {
+        return List.of("front", "back");
+    }
+
+    /** Text the root span's name of a load request's trace contains (other roots are background work). */
+    default String tracedRootName() {
+        return "/front/";
     }
 }
