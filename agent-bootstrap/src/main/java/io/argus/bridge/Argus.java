@@ -70,6 +70,26 @@ public final class Argus {
         hooks.clientEndOnCompletion(completionStage, span, startNanos, method, host);
     }
 
+    /**
+     * For a client call that ends on another thread, on a library object that has no room for the
+     * agent's state (a request object): remembers the call's start and span ({@code null} when
+     * untraced) under the object's identity until {@link #clientEndPending}. Takes no lock and
+     * allocates nothing while the agent's table of calls in flight has room near the object's slot;
+     * beyond that (thousands of calls in flight) the oldest calls move to a weak map, two small
+     * objects each.
+     */
+    public static void clientPending(Object carrier, ActiveSpan span, long startNanos) {
+        hooks.clientPending(carrier, span, startNanos);
+    }
+
+    /**
+     * Ends the call {@link #clientPending} remembered for {@code carrier}, as {@link #clientEnd}
+     * does. Returns false, and records nothing, when none is remembered (it has already ended).
+     */
+    public static boolean clientEndPending(Object carrier, String method, String host, int status, Throwable error) {
+        return hooks.clientEndPending(carrier, method, host, status, error);
+    }
+
     // ---- internal spans (method tracing)
 
     public static ActiveSpan internalStart(String name) {

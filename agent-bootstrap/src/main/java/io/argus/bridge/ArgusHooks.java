@@ -16,6 +16,10 @@ public interface ArgusHooks {
 
     void clientEndOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method, String host);
 
+    void clientPending(Object carrier, ActiveSpan span, long startNanos);
+
+    boolean clientEndPending(Object carrier, String method, String host, int status, Throwable error);
+
     ActiveSpan internalStart(String name);
 
     void internalEnd(ActiveSpan span, Throwable error);
@@ -65,6 +69,13 @@ public interface ArgusHooks {
         }
 
         public void clientEndOnCompletion(Object f, ActiveSpan s, long t, String m, String h) {
+        }
+
+        public void clientPending(Object c, ActiveSpan s, long t) {
+        }
+
+        public boolean clientEndPending(Object c, String m, String h, int st, Throwable e) {
+            return false;
         }
 
         public ActiveSpan internalStart(String n) {

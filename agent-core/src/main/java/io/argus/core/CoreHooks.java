@@ -23,6 +23,7 @@ final class CoreHooks implements ArgusHooks {
     private final HttpMetricsTable dbMetrics;
     private final DatabaseCalls dbCalls;
     private final ContextBindings contexts;
+    private final PendingClientCalls pendingCalls;
 
     CoreHooks(Tracer tracer, HttpMetricsTable serverMetrics, HttpMetricsTable clientMetrics, AgentCounters counters) {
         this(tracer, serverMetrics, clientMetrics, new HttpMetricsTable(1000), counters);
@@ -38,6 +39,7 @@ final class CoreHooks implements ArgusHooks {
         this.bindings = new CarrierBindings(counters);
         this.dbCalls = new DatabaseCalls(counters);
         this.contexts = new ContextBindings(counters);
+        this.pendingCalls = new PendingClientCalls(counters);
     }
 
     @Override
@@ -78,6 +80,16 @@ final class CoreHooks implements ArgusHooks {
     public void clientEndOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method,
                                       String host) {
         ClientCompletion.attach(this, completionStage, span, startNanos, method, host);
+    }
+
+    @Override
+    public void clientPending(Object carrier, ActiveSpan span, long startNanos) {
+        pendingCalls.put(carrier, span, startNanos);
+    }
+
+    @Override
+    public boolean clientEndPending(Object carrier, String method, String host, int status, Throwable error) {
+        return pendingCalls.end(carrier, this, method, host, status, error);
     }
 
     @Override

@@ -49,12 +49,33 @@ public final class WeakIdentityMap<V> {
         return stripes[hash & (STRIPES - 1)].put(key, hash, value, maxSize);
     }
 
+    /**
+     * Maps {@code key} to {@code value} unless it is mapped already; false (and nothing stored) when
+     * it is, or when the map is full.
+     */
+    public boolean putIfAbsent(Object key, V value) {
+        if (key == null || value == null) {
+            return false;
+        }
+        int hash = hash(key);
+        return stripes[hash & (STRIPES - 1)].putIfAbsent(key, hash, value, maxSize);
+    }
+
     public V remove(Object key) {
         if (key == null) {
             return null;
         }
         int hash = hash(key);
-        return stripes[hash & (STRIPES - 1)].remove(key, hash);
+        return stripes[hash & (STRIPES - 1)].remove(key, hash, null);
+    }
+
+    /** Removes {@code key} only while it is mapped to {@code value} (the same object); true when it was. */
+    public boolean remove(Object key, V value) {
+        if (key == null || value == null) {
+            return false;
+        }
+        int hash = hash(key);
+        return stripes[hash & (STRIPES - 1)].remove(key, hash, value) != null;
     }
 
     private static int hash(Object key) {
@@ -121,12 +142,26 @@ public final class WeakIdentityMap<V> {
             return true;
         }
 
-        synchronized V remove(Object key, int hash) {
+        synchronized boolean putIfAbsent(Object key, int hash, V value, int maxSize) {
+            int index = (hash >>> 4) & (table.length - 1);
+            for (Entry<V> e = table[index]; e != null; e = e.next) {
+                if (e.hash == hash && e.get() == key) {
+                    return false;
+                }
+            }
+            return put(key, hash, value, maxSize);
+        }
+
+        /** Removes the key's entry (only while its value is {@code expected}, when that is not null). */
+        synchronized V remove(Object key, int hash, V expected) {
             purge();
             int index = (hash >>> 4) & (table.length - 1);
             Entry<V> previous = null;
             for (Entry<V> e = table[index]; e != null; previous = e, e = e.next) {
                 if (e.hash == hash && e.get() == key) {
+                    if (expected != null && e.value != expected) {
+                        return null;
+                    }
                     V value = e.value;
                     unlink(index, previous, e);
                     return value;

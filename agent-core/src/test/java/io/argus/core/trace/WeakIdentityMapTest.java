@@ -26,6 +26,24 @@ class WeakIdentityMapTest {
     }
 
     @Test
+    void putIfAbsentKeepsTheFirstValueAndConditionalRemoveOnlyTakesItsOwn() {
+        WeakIdentityMap<String> map = new WeakIdentityMap<>(1);
+        Object key = new Object();
+        String first = new String("v");
+        String second = new String("v");
+        assertThat(map.putIfAbsent(key, first)).isTrue();
+        assertThat(map.putIfAbsent(key, second)).isFalse();
+        assertThat(map.get(key)).isSameAs(first);
+        assertThat(map.putIfAbsent(new Object(), "full")).isFalse();
+        assertThat(map.remove(key, second)).as("an equal but other value").isFalse();
+        assertThat(map.get(key)).isSameAs(first);
+        assertThat(map.remove(key, first)).isTrue();
+        assertThat(map.get(key)).isNull();
+        assertThat(map.size()).isZero();
+        assertThat(map.remove(key, first)).isFalse();
+    }
+
+    @Test
     void boundedAndGrowing() {
         WeakIdentityMap<Integer> map = new WeakIdentityMap<>(1000);
         List<Object> keys = new ArrayList<>();

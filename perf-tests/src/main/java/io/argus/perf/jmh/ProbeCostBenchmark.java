@@ -103,7 +103,7 @@ public class ProbeCostBenchmark {
     }
 
     /** Makes a sampled server span current on this (the benchmark) thread, through the agent's bridge. */
-    private static void openServerSpan() throws Exception {
+    static void openServerSpan() throws Exception {
         Class<?> argus = Class.forName("io.argus.bridge.Argus", true, null);
         Method start = argus.getMethod("serverStart", String.class, String.class, String.class, String.class,
                 String.class);

@@ -19,15 +19,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs {@link ProbeCostBenchmark} three times, each in its own forked JVMs: without the agent,
+ * Runs the benchmarks of this package ({@link ProbeCostBenchmark}, {@link JettyClientBenchmark},
+ * {@link OkHttpClientBenchmark}) three times, each in its own forked JVMs: without the agent,
  * with the agent at 0% and at 100% sampling, with JMH's GC profiler, and prints one Markdown table
  * (ns/op with the 99.9% error, and allocated bytes per operation).
  *
  * <pre>
  * java -cp "perf-tests/target/lib/*" io.argus.perf.jmh.ProbeCostMain \
  *     [--agent distribution/target/argus/agent/argus-agent.jar] [--include regex] [--forks 1]
- *     [--warmup 3] [--iterations 5] [--seconds 1]
+ *     [--warmup 3] [--iterations 5] [--seconds 1] [--agent-options "-Dargus.plugin.jetty-client.enabled=false"]
  * </pre>
+ * {@code --agent-options} adds JVM options to the two agent configurations only (e.g. to switch one
+ * plugin off and see what the rest of the agent costs).
  * The agent exports nowhere ({@code argus.exporter.mode=discard}), so only the application-side
  * cost is measured, not a collector's.
  */
@@ -39,11 +42,12 @@ public final class ProbeCostMain {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("agent", "/work/main/distribution/target/argus/agent/argus-agent.jar");
-        options.put("include", ProbeCostBenchmark.class.getName() + ".*");
+        options.put("include", "io\\.argus\\.perf\\.jmh\\..*Benchmark\\..*");
         options.put("forks", "1");
         options.put("warmup", "3");
         options.put("iterations", "5");
         options.put("seconds", "1");
+        options.put("agent-options", "");
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--") || !options.containsKey(args[i].substring(2))) {
                 throw new IllegalArgumentException("unknown option " + args[i]);
@@ -55,8 +59,14 @@ public final class ProbeCostMain {
             throw new IllegalArgumentException("no agent jar at " + agent + " (build the distribution, or pass --agent)");
         }
         String[] common = {"-Xms512m", "-Xmx512m", "-XX:+UseParallelGC"};
-        String[] agentArgs = {"-javaagent:" + agent, "-Dargus.exporter.mode=discard",
-                "-Dargus.startup.waitForInstrumentation=true", "-Dargus.log.level=warn"};
+        List<String> agentArgList = new ArrayList<>(List.of("-javaagent:" + agent, "-Dargus.exporter.mode=discard",
+                "-Dargus.startup.waitForInstrumentation=true", "-Dargus.log.level=warn"));
+        for (String extra : options.get("agent-options").trim().split("\\s+")) {
+            if (!extra.isEmpty()) {
+                agentArgList.add(extra);
+            }
+        }
+        String[] agentArgs = agentArgList.toArray(new String[0]);
 
         Map<String, String[]> configs = new LinkedHashMap<>();
         configs.put("no agent", common);

@@ -18,14 +18,14 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       proxy servlet's upstream request) gets exactly one exchange, created on the thread that
  *       sends it, before its headers are serialized. The advice starts the client span under that
  *       thread's current span, sets {@code traceparent}/{@code tracestate} in the request's headers
- *       (replacing any copied from an inbound request) and keeps the start time (and span) in a
- *       request attribute;</li>
+ *       (replacing any copied from an inbound request) and hands the start time (and span) to the
+ *       agent under the request's identity ({@code Argus.clientPending}, which allocates nothing);</li>
  *   <li>the notification of the request's completion with its {@code Result}
  *       ({@code ResponseNotifier.notifyComplete(List, Result)} in 9.4,
  *       {@code ResponseListeners.notifyComplete(Result)} in 12), on whichever thread completes it,
  *       before the application's complete listeners (and so before a blocked {@code send()}
  *       returns). The first notification for a request ends it; later ones (a redirect forwarding its
- *       final result to the original request's listeners) find no attribute and do nothing.</li>
+ *       final result to the original request's listeners) find nothing remembered and do nothing.</li>
  * </ul>
  */
 public final class JettyClientPlugin implements ArgusPlugin {

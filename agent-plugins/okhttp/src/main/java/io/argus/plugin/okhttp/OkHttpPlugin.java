@@ -2,8 +2,9 @@ package io.argus.plugin.okhttp;
 
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -24,18 +25,26 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * gets the response (or the failure), which is where the span ends.
  *
  * <p>{@code enqueue} runs the call on a dispatcher thread, where the caller's context is not current.
- * {@code RealCall$AsyncCall} (3.x: {@code okhttp3.RealCall$AsyncCall}; 4.x and 5.x:
- * {@code okhttp3.internal.connection.RealCall$AsyncCall}) is created inside {@code enqueue} on the
- * caller's thread: its constructor binds the caller's span to it (traced callers only), and its
- * {@code execute()} (3.x) / {@code run()} (4.x, 5.x) makes that span current on the dispatcher thread
- * for the call, callback included, and restores the thread afterwards.
+ * {@code RealCall.enqueue(Callback)} (3.x: {@code okhttp3.RealCall}; 4.x and 5.x:
+ * {@code okhttp3.internal.connection.RealCall}) runs on the caller's thread: a traced caller's callback
+ * is replaced by a {@code ContextCallback} (a helper class defined in OkHttp's loader) carrying the
+ * caller's context and forwarding to it, which the {@code RealCall$AsyncCall} that
+ * {@code enqueue} creates keeps in its {@code responseCallback} field. Its {@code execute()} (3.x) /
+ * {@code run()} (4.x, 5.x) reads that field and makes the context current on the dispatcher thread for
+ * the call, callback included, and restores the thread afterwards. An untraced call costs that field
+ * read and a type check there, and no look-up anywhere.
  */
 public final class OkHttpPlugin implements ArgusPlugin {
 
     static final String CHAIN = "okhttp3.internal.http.RealInterceptorChain";
+    static final String CALL_3 = "okhttp3.RealCall";
     static final String ASYNC_CALL_3 = "okhttp3.RealCall$AsyncCall";
+    static final String CALL_4 = "okhttp3.internal.connection.RealCall";
     static final String ASYNC_CALL_4 = "okhttp3.internal.connection.RealCall$AsyncCall";
     private static final String ADVICE = "io.argus.plugin.okhttp.";
+    private static final String CONTEXT_CALLBACK = ADVICE + "ContextCallback";
+    private static final ElementMatcher.Junction<MethodDescription> ENQUEUE =
+            named("enqueue").and(takesArguments(1)).and(takesArgument(0, named("okhttp3.Callback")));
 
     @Override
     public String name() {
@@ -47,12 +56,15 @@ public final class OkHttpPlugin implements ArgusPlugin {
         probes.type(CHAIN)
                 .advise(named("proceed").and(takesArguments(1)).and(takesArgument(0, named("okhttp3.Request"))),
                         ADVICE + "ChainProceedAdvice");
+        // the enqueue and run advice name the ContextCallback helper, defined in OkHttp's loader first
+        probes.type(CALL_3).helpers(CONTEXT_CALLBACK)
+                .advise(ENQUEUE, ADVICE + "EnqueueAdvice");
+        probes.type(CALL_4).helpers(CONTEXT_CALLBACK)
+                .advise(ENQUEUE, ADVICE + "EnqueueAdvice");
         // 3.x: AsyncCall extends NamedRunnable, whose run() calls execute(); 4.x/5.x: AsyncCall.run()
-        probes.type(ASYNC_CALL_3)
-                .advise(isConstructor(), ADVICE + "AsyncCallCreatedAdvice")
+        probes.type(ASYNC_CALL_3).helpers(CONTEXT_CALLBACK)
                 .advise(named("execute").and(takesArguments(0)), ADVICE + "AsyncCallRunAdvice");
-        probes.type(ASYNC_CALL_4)
-                .advise(isConstructor(), ADVICE + "AsyncCallCreatedAdvice")
+        probes.type(ASYNC_CALL_4).helpers(CONTEXT_CALLBACK)
                 .advise(named("run").and(takesArguments(0)), ADVICE + "AsyncCallRunAdvice");
     }
 }

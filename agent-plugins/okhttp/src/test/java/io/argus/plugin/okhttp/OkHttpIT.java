@@ -31,10 +31,10 @@ class OkHttpIT {
     private static CollectorClient client;
     private static final Map<String, AppRun> RUNS = new ConcurrentHashMap<>();
 
-    /** 200s: traced, async-traced, user-header, redirect, tracestate, the plain and the plain async calls. */
-    private static final int OK_CALLS = 5 + OkHttpApp.PLAIN_CALLS + OkHttpApp.ASYNC_CALLS;
-    private static final List<String> TRACED = List.of("traced", "async-traced", "user-header", "redirect", "fail",
-            "refused-traced", "refused-async", "tracestate");
+    /** 200s: traced, async-traced, async-throws, user-header, redirect, tracestate, the plain and the plain async calls. */
+    private static final int OK_CALLS = 6 + OkHttpApp.PLAIN_CALLS + OkHttpApp.ASYNC_CALLS;
+    private static final List<String> TRACED = List.of("traced", "async-traced", "async-throws", "user-header",
+            "redirect", "fail", "refused-traced", "refused-async", "tracestate");
 
     /** One OkHttp version on one JDK. */
     record Variant(String version, String javaHome) {
@@ -173,6 +173,28 @@ class OkHttpIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("variants")
+    void aTracedCallbacksOwnExceptionReachesOkHttpUnchanged(Variant v) {
+        AppRun run = enabled(v);
+        JsonNode clientSpan = clientSpan(run, "async-throws");
+        assertThat(clientSpan.path("status").asText()).isNotEqualTo("ERROR");
+        assertThat(TraceContext.parse(run.first("CALLBACK", "async-throws").get("context")))
+                .isEqualTo(run.root("async-throws"));
+        Map<String, String> uncaught = run.first("UNCAUGHT", "async-throws");
+        assertThat(uncaught.get("class")).isEqualTo("java.lang.IllegalStateException");
+        assertThat(uncaught.get("message")).isEqualTo("thrown_by_the_callback");
+        assertThat(uncaught.get("same")).as("the very exception the callback threw").isEqualTo("true");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("newest")
+    void aThrowingCallbackEndsAsWithoutThePlugin(Variant v) {
+        Map<String, String> on = enabled(v).first("UNCAUGHT", "async-throws");
+        Map<String, String> off = disabled(v).first("UNCAUGHT", "async-throws");
+        assertThat(on).isEqualTo(off);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("variants")
     void applicationTraceHeadersAreReplacedOnTheWireOnly(Variant v) {
         AppRun run = enabled(v);
         JsonNode clientSpan = clientSpan(run, "user-header");
@@ -292,7 +314,7 @@ class OkHttpIT {
             }
         }
         assertThat(urls).hasSize(TRACED.size());
-        assertThat(urls).noneMatch(url -> url.contains("tag=plain") || url.contains("tag=async") && !url.contains("async-traced")
+        assertThat(urls).noneMatch(url -> url.contains("tag=plain") || url.matches(".*tag=async\\d.*")
                 || url.contains("refused-plain") || url.contains("tag=missing"));
     }
 

@@ -9,11 +9,11 @@ import org.eclipse.jetty.http.HttpFields;
 /**
  * Inlined at the end of Jetty 9.4's {@code HttpExchange(HttpDestination, HttpRequest, List)}
  * constructor: a request is being sent, on the sending thread, and its headers are not serialized
- * yet. Untraced (no sampled span on this thread): the start time goes into the request attribute
- * {@code io.argus.jetty.client} as a {@code Long}. Traced: a client span is started, the attribute
- * holds {@code Object[] {start, span}}, and the span's {@code traceparent} (and {@code tracestate},
- * or its removal) is put in the request's headers, replacing any that the application (e.g. a proxy
- * copying an inbound request) set. {@link CompleteAdvice} reads and removes the attribute.
+ * yet. The start time (and, if the thread has a sampled span, a new client span) is handed to the
+ * agent under the request's identity ({@code Argus.clientPending}: a slot in a preallocated table,
+ * no allocation, no lock). Traced: the span's {@code traceparent} (and {@code tracestate}, or its
+ * removal) is put in the request's headers, replacing any that the application (e.g. a proxy
+ * copying an inbound request) set. {@link CompleteAdvice} ends the call.
  */
 public final class ExchangeAdvice {
 
@@ -31,12 +31,11 @@ public final class ExchangeAdvice {
             span = Argus.clientStart(request.getMethod(), request.getHost(), request.getPort(),
                     String.valueOf(request.getURI()));
         }
+        // remembered first: should the headers fail, the span still ends with the request
+        Argus.clientPending(request, span, startNanos);
         if (span == null) {
-            request.attribute("io.argus.jetty.client", Long.valueOf(startNanos));
             return;
         }
-        // the attribute first: should the headers fail, the span still ends with the request
-        request.attribute("io.argus.jetty.client", new Object[] {Long.valueOf(startNanos), span});
         HttpFields headers = request.getHeaders();
         headers.put("traceparent", span.traceparent());
         String tracestate = span.tracestate();

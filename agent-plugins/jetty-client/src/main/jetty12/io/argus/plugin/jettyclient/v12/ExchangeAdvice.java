@@ -10,10 +10,10 @@ import org.eclipse.jetty.http.HttpFields;
  * Inlined at the end of Jetty 12's {@code HttpExchange(HttpDestination, HttpRequest,
  * ResponseListeners)} constructor (the two-argument one delegates to it): a request is being sent,
  * on the sending thread, and its headers are not serialized yet. Same as the 9.4 advice: the start
- * time (and span, if the thread has a sampled span) go into the request attribute
- * {@code io.argus.jetty.client}; a traced request gets {@code traceparent}/{@code tracestate} put in
- * its headers ({@code HttpRequest#getHeaders()} is the request's own {@code HttpFields.Mutable}).
- * Compiled against the oldest supported Jetty 12 API.
+ * time (and span, if the thread has a sampled span) go to the agent under the request's identity
+ * ({@code Argus.clientPending}, allocation-free); a traced request gets
+ * {@code traceparent}/{@code tracestate} put in its headers ({@code HttpRequest#getHeaders()} is the
+ * request's own {@code HttpFields.Mutable}). Compiled against the oldest supported Jetty 12 API.
  */
 public final class ExchangeAdvice {
 
@@ -31,12 +31,11 @@ public final class ExchangeAdvice {
             span = Argus.clientStart(request.getMethod(), request.getHost(), request.getPort(),
                     String.valueOf(request.getURI()));
         }
+        // remembered first: should the headers fail, the span still ends with the request
+        Argus.clientPending(request, span, startNanos);
         if (span == null) {
-            request.attribute("io.argus.jetty.client", Long.valueOf(startNanos));
             return;
         }
-        // the attribute first: should the headers fail, the span still ends with the request
-        request.attribute("io.argus.jetty.client", new Object[] {Long.valueOf(startNanos), span});
         HttpFields fields = request.getHeaders();
         if (fields instanceof HttpFields.Mutable) {
             HttpFields.Mutable headers = (HttpFields.Mutable) fields;

@@ -42,6 +42,9 @@ public final class OkHttpApp {
         traced("traced", () -> send(client, get(down.url("/ok", "traced"), "traced"), "traced"));
         // enqueue(): the span ends on the dispatcher thread; the callback runs in the caller's context
         traced("async-traced", () -> sendAsync(client, get(down.url("/ok", "async-traced"), "async-traced"), "async-traced"));
+        // a callback that throws: OkHttp gets the callback's own exception, as without the agent
+        traced("async-throws", () -> sendAsyncThrowing(client, get(down.url("/ok", "async-throws"), "async-throws"),
+                "async-throws"));
         // the application's own trace headers are replaced on the wire; its Request object is untouched
         traced("user-header", () -> {
             Request request = get(down.url("/ok", "user-header"), "user-header").newBuilder()
@@ -107,6 +110,45 @@ public final class OkHttpApp {
         });
         if (!delivered.await(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no callback for " + tag);
+        }
+    }
+
+    /**
+     * enqueue() with a callback whose onResponse throws; prints the exception that reaches the
+     * dispatcher thread's uncaught-exception handler ({@code UNCAUGHT}), and whether it is the very
+     * object the callback threw.
+     */
+    private static void sendAsyncThrowing(OkHttpClient client, Request request, String tag)
+            throws InterruptedException {
+        CountDownLatch uncaught = new CountDownLatch(1);
+        RuntimeException thrown = new IllegalStateException("thrown by the callback");
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            System.out.println("UNCAUGHT tag=" + tag + " class=" + e.getClass().getName() + " message="
+                    + String.valueOf(e.getMessage()).replace(' ', '_') + " same=" + (e == thrown));
+            uncaught.countDown();
+        });
+        try {
+            client.newCall(request).enqueue(new Callback() {
+                @Override
+                public void onFailure(Call call, IOException e) {
+                    Downstream.error(tag, e);
+                }
+
+                @Override
+                public void onResponse(Call call, Response response) throws IOException {
+                    try (Response r = response) {
+                        callback(tag);
+                        Downstream.status(tag, r.code(), r.body().string());
+                    }
+                    throw thrown;
+                }
+            });
+            if (!uncaught.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the callback's exception did not reach the thread for " + tag);
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
         }
     }
 
