@@ -12,6 +12,7 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -45,11 +46,14 @@ final class AdviceTransformerFactory {
         ClassFileLocator adviceLocator = ClassFileLocator.ForClassLoader.of(agentLoader);
         TypePool advicePool = TypePool.Default.of(adviceLocator);
 
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+        // Advice only rewrites the methods a class declares: the declared-methods graph spares ByteBuddy
+        // the whole hierarchy's method graph per transformed class (a JDBC driver's statement has hundreds)
+        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED)
+                .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
                 .disableClassFormatChanges()
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(AgentBuilder.PoolStrategy.Default.FAST)
+                .with(new LoaderTypePoolCache())
                 .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new Listener(counters, transformedClasses))
                 .ignore(ElementMatchers.none());
@@ -59,9 +63,11 @@ final class AdviceTransformerFactory {
                     .include(agentLoader)
                     .withExceptionHandler(countErrors);
             int usable = 0;
+            ElementMatcher.Junction<MethodDescription> anyAdvised = ElementMatchers.none();
             for (TypeProbe.MethodAdvice advice : probe.advice()) {
                 if (AdviceChecks.isUsable(advicePool, advice.adviceClassName, probe.pluginName())) {
                     transformer = transformer.advice(advice.methods, advice.adviceClassName);
+                    anyAdvised = anyAdvised.or(advice.methods);
                     usable++;
                 }
             }
@@ -72,6 +78,9 @@ final class AdviceTransformerFactory {
                     ? ElementMatchers.<TypeDescription>hasSuperType(ElementMatchers.named(probe.typeName()))
                     .and(ElementMatchers.not(ElementMatchers.<TypeDescription>isInterface()))
                     : ElementMatchers.<TypeDescription>named(probe.typeName());
+            // a class that declares none of the advised methods (a driver's subclass that only adds a
+            // constructor) is left alone: transforming it would cost as much and change nothing
+            types = types.and(ElementMatchers.<TypeDescription>declaresMethod(anyAdvised));
             if (probe.nameHints() != null) {
                 // the name first: other probes' classes are dismissed without resolving their hierarchy
                 types = new SimpleNameHints(probe.nameHints()).and(types);
