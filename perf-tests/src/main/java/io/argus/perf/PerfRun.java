@@ -193,11 +193,7 @@ public final class PerfRun {
                             scenarioOptions(s, collector), out.resolve("work/startup/" + tag),
                             out.resolve("logs/startup"), tag, false)) {
                         verifyAgent(s, t);
-                        launch.processes.addAll(t.startups());
-                        launch.totalReadyMs = t.startups().stream().mapToDouble(p -> p.readyMs).sum();
-                        boolean allLogged = t.startups().stream().allMatch(p -> p.startedLogMs != null);
-                        launch.totalStartedLogMs = allLogged
-                                ? t.startups().stream().mapToDouble(p -> p.startedLogMs).sum() : null;
+                        totals(launch, t.startups());
                         say("startup pass %d/%d %-11s %s", pass, options.startupRuns, s.name(), describe(t.startups()));
                     } catch (Exception | LinkageError e) {
                         launch.error = e.getMessage();
@@ -212,6 +208,15 @@ public final class PerfRun {
                 collector.close();
             }
         }
+    }
+
+    /** Sums over the processes the scenario's agent goes on; the others are the same in every scenario. */
+    private static void totals(StartupLaunch launch, List<ProcessStartup> startups) {
+        launch.processes.addAll(startups);
+        List<ProcessStartup> measured = startups.stream().filter(p -> p.instrumented).toList();
+        launch.totalReadyMs = measured.stream().mapToDouble(p -> p.readyMs).sum();
+        boolean allLogged = measured.stream().allMatch(p -> p.startedLogMs != null);
+        launch.totalStartedLogMs = allLogged ? measured.stream().mapToDouble(p -> p.startedLogMs).sum() : null;
     }
 
     private static String describe(List<ProcessStartup> startups) {
@@ -237,7 +242,7 @@ public final class PerfRun {
             return;
         }
         for (ProcessStartup p : t.startups()) {
-            if (p.agentInitMs == null) {
+            if (p.instrumented && p.agentInitMs == null) {
                 throw new java.io.IOException("the Argus agent did not print '[argus] Argus <version> started in N ms' on "
                         + p.service + (p.agentLine == null ? "" : "; it printed: " + p.agentLine) + " (see " + p.log + ")");
             }
@@ -291,10 +296,7 @@ public final class PerfRun {
             try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target, scenarioOptions(s, collector),
                     out.resolve("work/load/" + tag), out.resolve("logs/load"), tag, true)) {
                 verifyAgent(s, t);
-                launch.processes.addAll(t.startups());
-                launch.totalReadyMs = t.startups().stream().mapToDouble(p -> p.readyMs).sum();
-                boolean allLogged = t.startups().stream().allMatch(p -> p.startedLogMs != null);
-                launch.totalStartedLogMs = allLogged ? t.startups().stream().mapToDouble(p -> p.startedLogMs).sum() : null;
+                totals(launch, t.startups());
                 r.startup.add(launch);
                 say("started %s", describe(t.startups()));
                 long sent = 2; // afterReady's smoke and load requests

@@ -92,7 +92,7 @@ public class RunResults {
         /** 1-based position of this launch in the whole interleaved sequence. */
         public int sequence;
         public List<ProcessStartup> processes = new ArrayList<>();
-        /** Sum over processes of spawn-to-first-successful-response. */
+        /** Sum over the instrumented processes of spawn-to-first-successful-response. */
         public double totalReadyMs;
         /** Sum over processes of the 'Started @Nms' values, when every process printed one. */
         public Double totalStartedLogMs;
@@ -101,6 +101,8 @@ public class RunResults {
 
     public static class ProcessStartup {
         public String service;
+        /** False for a process the scenario's agent does not go on (Druid's ZooKeeper): left out of the totals. */
+        public boolean instrumented = true;
         public long pid;
         /** From process spawn to the first successful HTTP response of the readiness check. */
         public double readyMs;

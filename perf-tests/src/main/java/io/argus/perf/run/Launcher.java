@@ -75,6 +75,7 @@ public final class Launcher {
                 long readyNanos = awaitReady(spec, p);
                 ProcessStartup s = new ProcessStartup();
                 s.service = spec.service();
+                s.instrumented = spec.instrumented();
                 s.pid = p.pid();
                 s.readyMs = (readyNanos - p.spawnNanos()) / 1e6;
                 p.awaitMatch("started", 5000);
