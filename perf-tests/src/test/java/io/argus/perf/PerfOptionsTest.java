@@ -31,10 +31,22 @@ class PerfOptionsTest {
         assertThat(quick.gatlingSeconds).isEqualTo(5);
 
         PerfOptions full = PerfOptions.parse(new String[]{"--full", "--gatling-users=16"});
-        assertThat(full.rounds).isEqualTo(20);
-        assertThat(full.discardRounds).isEqualTo(10);
+        assertThat(full.rounds).isEqualTo(12);
+        assertThat(full.discardRounds).isEqualTo(6);
+        assertThat(full.loadPasses).isEqualTo(3);
         assertThat(full.gatlingSeconds).isEqualTo(60);
         assertThat(full.gatlingUsers).isEqualTo(16);
+
+        PerfOptions druid = PerfOptions.parse(new String[]{"--quick", "--target", "druid", "--druid-rows", "5000"});
+        assertThat(druid.target).isEqualTo("druid");
+        assertThat(druid.startupRuns).isZero();
+        assertThat(druid.loadPasses).isEqualTo(1);
+        assertThat(druid.roundSize).isEqualTo(500);
+        assertThat(druid.druidRows).isEqualTo(5000);
+        PerfOptions druidFull = PerfOptions.parse(new String[]{"--target=druid", "--full", "--load-passes", "3"});
+        assertThat(druidFull.discardRounds).isEqualTo(1);
+        assertThat(druidFull.rounds).isEqualTo(6);
+        assertThat(druidFull.loadPasses).isEqualTo(3);
 
         PerfOptions o = PerfOptions.parse(new String[]{"--scenarios", "baseline, otel", "--endpoint", "ping",
                 "--jvm-opt", "-Xss512k", "--jvm-opt=--add-opens=java.base/java.lang=ALL-UNNAMED"});
