@@ -6,7 +6,7 @@ import java.net.URLClassLoader;
 /**
  * Loads the agent core and the plugins. Its parent is the platform (Java 9+) or extension
  * (Java 8) loader, so the agent never sees the application's classes and the application never
- * sees the agent's shaded ByteBuddy, Netty or protobuf.
+ * sees the agent's shaded ByteBuddy or JCTools.
  */
 final class AgentClassLoader extends URLClassLoader {
 

@@ -1,42 +1,48 @@
 package io.argus.core.export;
 
 import io.argus.core.AgentLog;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.DefaultThreadFactory;
 
-import java.util.concurrent.TimeUnit;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * One TCP connection to the collector. Reconnects by itself with exponential backoff; while it is
- * down, or while more than {@code maxPendingBytes} are waiting to be written, {@link #send} refuses
- * and the caller counts a drop, so a dead or slow collector never holds memory or threads.
+ * One TCP connection to the collector over a plain non-blocking NIO socket, driven by the exporter
+ * thread: {@link #poll} advances a pending connect, writes what is waiting, discards inbound bytes
+ * and reconnects with exponential backoff. While the connection is down, or while more than
+ * {@code maxPendingBytes} are waiting to be written, {@link #send} refuses and the caller counts a
+ * drop, so a dead or slow collector never holds memory or threads. No call ever blocks on the
+ * network (only the host name look-up of a connect attempt can, as with any resolver).
+ *
+ * <p>Not Netty: the collector connection alone loaded some 400 Netty classes at every application
+ * start, for one client socket. The methods that touch the socket are synchronized: the exporter
+ * thread is the only caller in normal operation, the shutdown hook may take over at exit.
  */
 final class CollectorConnection {
 
     private static final long MIN_BACKOFF_MILLIS = 500;
+    private static final long CONNECT_TIMEOUT_MILLIS = 3000;
+    private static final int READ_BUFFER_BYTES = 512;
+
+    private enum State { DOWN, CONNECTING, CONNECTED, CLOSED }
 
     private final String host;
     private final int port;
     private final byte[] handshake;
+    private final int maxPendingBytes;
     private final long maxBackoffMillis;
-    private final EventLoopGroup group;
-    private final Bootstrap bootstrap;
-    private volatile Channel channel;
-    private volatile boolean closed;
+    /** Frames (or their unwritten rest) waiting for room in the socket's send buffer, oldest first. */
+    private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<ByteBuffer>();
+    private final ByteBuffer discard = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    private volatile State state = State.DOWN;
+    private SocketChannel channel;
+    private long pendingBytes;
+    private long connectDeadlineMillis;
+    private long nextAttemptMillis;
     private long backoffMillis = MIN_BACKOFF_MILLIS;
     private boolean reportedDown;
 
@@ -44,59 +50,97 @@ final class CollectorConnection {
         this.host = host;
         this.port = port;
         this.handshake = handshake;
+        this.maxPendingBytes = maxPendingBytes;
         this.maxBackoffMillis = maxBackoffMillis;
-        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("argus-netty", true));
-        this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 3000)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.ALLOCATOR, new UnpooledByteBufAllocator(false))
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(maxPendingBytes / 2, maxPendingBytes))
-                .handler(new IgnoreInbound());
     }
 
-    void start() {
-        connect();
-    }
-
-    private void connect() {
-        if (closed) {
-            return;
+    /** Starts the first connect attempt; {@link #poll} completes it. */
+    synchronized void start() {
+        if (state == State.DOWN) {
+            connect(System.currentTimeMillis());
         }
-        AgentLog.debug("connecting to collector " + host + ":" + port);
-        bootstrap.connect(host, port).addListener(new ChannelFutureListener() {
-            @Override
-            public void operationComplete(ChannelFuture future) {
-                if (future.isSuccess()) {
-                    onConnected(future.channel());
-                } else {
-                    onDown(future.cause() == null ? "connect failed" : future.cause().toString());
-                }
-            }
-        });
     }
 
-    private void onConnected(Channel connected) {
-        connected.writeAndFlush(Unpooled.wrappedBuffer(handshake));
-        channel = connected;
+    /**
+     * Called by the exporter thread on every loop iteration: finishes or times out a connect, starts
+     * the next attempt once the backoff has passed, writes pending bytes and reads (and drops)
+     * whatever the collector sent. Never blocks on the network.
+     */
+    synchronized void poll() {
+        State current = state;
+        if (current == State.CONNECTED) {
+            if (flush()) {
+                discardInbound();
+            }
+        } else if (current == State.CONNECTING) {
+            finishConnect();
+        } else if (current == State.DOWN) {
+            long now = System.currentTimeMillis();
+            if (now >= nextAttemptMillis) {
+                connect(now);
+            }
+        }
+    }
+
+    private void connect(long now) {
+        AgentLog.debug("connecting to collector " + host + ":" + port);
+        SocketChannel opened = null;
+        try {
+            opened = SocketChannel.open();
+            opened.configureBlocking(false);
+            opened.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            opened.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            channel = opened;
+            connectDeadlineMillis = now + CONNECT_TIMEOUT_MILLIS;
+            state = State.CONNECTING;
+            if (opened.connect(new InetSocketAddress(host, port))) {
+                onConnected();
+            }
+        } catch (Exception e) {
+            // IOException, or an unresolved host name (UnresolvedAddressException)
+            if (opened != null && channel != opened) {
+                closeQuietly(opened);
+            }
+            onDown(e.toString());
+        }
+    }
+
+    private void finishConnect() {
+        try {
+            if (channel.finishConnect()) {
+                onConnected();
+            } else if (System.currentTimeMillis() >= connectDeadlineMillis) {
+                onDown("connect timed out after " + CONNECT_TIMEOUT_MILLIS + " ms");
+            }
+        } catch (IOException e) {
+            onDown(e.toString());
+        }
+    }
+
+    private void onConnected() {
+        state = State.CONNECTED;
         backoffMillis = MIN_BACKOFF_MILLIS;
         if (reportedDown) {
             AgentLog.info("collector " + host + ":" + port + " reachable again");
         }
         reportedDown = false;
-        connected.closeFuture().addListener(new ChannelFutureListener() {
-            @Override
-            public void operationComplete(ChannelFuture future) {
-                channel = null;
-                onDown("connection closed");
-            }
-        });
+        // nothing can be queued before the handshake: send() refuses until this point
+        enqueue(ByteBuffer.wrap(handshake));
+        flush();
     }
 
+    /** Closes the socket, drops what was waiting for it and schedules the next attempt. */
     private void onDown(String reason) {
-        if (closed) {
+        if (channel != null) {
+            closeQuietly(channel);
+            channel = null;
+        }
+        pending.clear();
+        pendingBytes = 0;
+        if (state == State.CLOSED) {
             return;
         }
+        state = State.DOWN;
         if (!reportedDown) {
             AgentLog.warn("collector " + host + ":" + port + " unavailable (" + reason
                     + "); dropping data and retrying with backoff");
@@ -105,52 +149,91 @@ final class CollectorConnection {
         long delay = backoffMillis;
         AgentLog.debug("collector down (" + reason + "); next attempt in " + delay + " ms");
         backoffMillis = Math.min(maxBackoffMillis, backoffMillis * 2);
-        group.schedule(new Runnable() {
-            @Override
-            public void run() {
-                connect();
-            }
-        }, delay, TimeUnit.MILLISECONDS);
+        nextAttemptMillis = System.currentTimeMillis() + delay;
     }
 
     /** Queues one frame for writing; false when it cannot be written now (the caller drops it). */
-    boolean send(byte[] frame) {
-        Channel ch = channel;
-        if (ch == null || !ch.isActive() || !ch.isWritable()) {
+    synchronized boolean send(byte[] frame) {
+        if (state != State.CONNECTED || pendingBytes >= maxPendingBytes) {
             return false;
         }
-        ch.writeAndFlush(Unpooled.wrappedBuffer(frame), ch.voidPromise());
+        enqueue(ByteBuffer.wrap(frame));
+        flush();
         return true;
     }
 
+    private void enqueue(ByteBuffer frame) {
+        pending.addLast(frame);
+        pendingBytes += frame.remaining();
+    }
+
+    /** Writes as much as the socket takes without blocking; false when the connection went down. */
+    private boolean flush() {
+        try {
+            ByteBuffer head;
+            while ((head = pending.peekFirst()) != null) {
+                int written = channel.write(head);
+                pendingBytes -= written;
+                if (head.hasRemaining()) {
+                    return true; // the socket's send buffer is full: try again on the next poll
+                }
+                pending.removeFirst();
+            }
+            return true;
+        } catch (IOException e) {
+            onDown(e.toString());
+            return false;
+        }
+    }
+
+    /** The collector never answers; anything it sends is read and dropped, end of stream means down. */
+    private void discardInbound() {
+        try {
+            int read;
+            do {
+                discard.clear();
+                read = channel.read(discard);
+            } while (read > 0);
+            if (read < 0) {
+                onDown("connection closed");
+            }
+        } catch (IOException e) {
+            onDown(e.toString());
+        }
+    }
+
+    /** True while a connect is in progress or written bytes wait for the socket: poll again soon. */
+    synchronized boolean needsPolling() {
+        return state == State.CONNECTING || pendingBytes > 0;
+    }
+
     boolean isConnected() {
-        Channel ch = channel;
-        return ch != null && ch.isActive();
+        return state == State.CONNECTED;
     }
 
-    /** Waits (bounded) until written frames have left, then closes. */
-    void close(long timeoutMillis) {
-        closed = true;
-        Channel ch = channel;
-        if (ch != null) {
-            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(timeoutMillis);
-            ch.close().awaitUninterruptibly(timeoutMillis);
-        }
-        group.shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS);
+    /** Bytes accepted by {@link #send} (and the handshake) that the socket has not taken yet. */
+    synchronized long pendingBytes() {
+        return pendingBytes;
     }
 
-    /** The collector never answers; anything it sends is discarded and errors just close the channel. */
-    @ChannelHandler.Sharable
-    private static final class IgnoreInbound extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ReferenceCountUtil.release(msg);
+    /** Waits (bounded) until accepted frames have been handed to the socket, then closes. */
+    synchronized void close(long timeoutMillis) {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        boolean connected = state == State.CONNECTED;
+        state = State.CLOSED; // from here on a failure is not reported and nothing reconnects
+        if (connected) {
+            while (flush() && !pending.isEmpty() && System.currentTimeMillis() < deadline) {
+                LockSupport.parkNanos(1_000_000L);
+            }
         }
+        onDown("closed");
+    }
 
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            AgentLog.debug("collector connection error: " + cause);
-            ctx.close();
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 }

@@ -18,6 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Exporter implements Runnable {
 
+    /** Longest sleep while the connection has bytes to write or a connect in progress. */
+    private static final long BUSY_PARK_NANOS = 10_000_000L;
+
     private final AgentSettings settings;
     private final SpanQueue queue;
     private final HttpMetricsTable serverMetrics;
@@ -25,7 +28,7 @@ public final class Exporter implements Runnable {
     private final HttpMetricsTable dbMetrics;
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
-    /** Created on the exporter thread, so that Netty loads off the application's start-up path. */
+    /** Created and driven on the exporter thread: connects and host look-ups stay off application threads. */
     private volatile CollectorConnection connection;
     private final String agentVersion;
     private final SpanEncoder encoder = new SpanEncoder();
@@ -67,8 +70,6 @@ public final class Exporter implements Runnable {
         if (settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR) {
             return;
         }
-        // The shaded Netty reads this relocated property: no sun.misc.Unsafe, so no JDK 24+ warnings.
-        System.setProperty("io.netty.noUnsafe", "true");
         try {
             CollectorConnection created = new CollectorConnection(settings.collectorHost, settings.collectorPort,
                     ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
@@ -86,6 +87,10 @@ public final class Exporter implements Runnable {
         long parkNanos = settings.flushIntervalMillis * 1_000_000L;
         while (running) {
             try {
+                CollectorConnection connection = this.connection;
+                if (connection != null) {
+                    connection.poll(); // connect, reconnect, write what is pending, drop inbound bytes
+                }
                 int drained = exportSpans();
                 long now = System.currentTimeMillis();
                 if (now - lastMetricsMillis >= settings.metricsIntervalMillis) {
@@ -93,7 +98,8 @@ public final class Exporter implements Runnable {
                 }
                 // sleep only when the queue is empty: a partial batch means more may be arriving
                 if (drained == 0) {
-                    LockSupport.parkNanos(parkNanos);
+                    LockSupport.parkNanos(connection != null && connection.needsPolling()
+                            ? Math.min(parkNanos, BUSY_PARK_NANOS) : parkNanos);
                 }
             } catch (Throwable t) {
                 AgentLog.error("exporter iteration failed", t);

@@ -1,61 +1,370 @@
 package io.argus.core.export;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Real sockets: the connection refuses while the collector is away and comes back by itself. */
+/**
+ * Real sockets, the connection driven by a thread that polls it the way the exporter loop does: it
+ * refuses while the collector is away, comes back by itself with the handshake first, and a
+ * collector that stops reading costs bounded memory and never blocks the sender.
+ */
 class CollectorConnectionTest {
+
+    private static final byte[] HANDSHAKE = {0, 0, 0, 2, 8, 1};
+
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+    private Thread driver;
+    private volatile boolean driving;
+    private volatile long slowestPollNanos;
+
+    @BeforeEach
+    void captureAgentLog() {
+        originalErr = System.err;
+        final PrintStream original = originalErr;
+        System.setErr(new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                synchronized (log) {
+                    log.write(b);
+                }
+                original.write(b);
+            }
+        }, true));
+    }
+
+    @AfterEach
+    void restore() throws InterruptedException {
+        driving = false;
+        if (driver != null) {
+            driver.join(5000);
+        }
+        System.setErr(originalErr);
+    }
+
+    /** Polls the connection every 10 ms, like the exporter's idle loop. */
+    private CollectorConnection started(int port, int maxPendingBytes, long maxBackoffMillis) {
+        final CollectorConnection connection = new CollectorConnection("127.0.0.1", port, HANDSHAKE,
+                maxPendingBytes, maxBackoffMillis);
+        connection.start();
+        driving = true;
+        driver = new Thread(() -> {
+            while (driving) {
+                long start = System.nanoTime();
+                connection.poll();
+                slowestPollNanos = Math.max(slowestPollNanos, System.nanoTime() - start);
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "test-exporter");
+        driver.setDaemon(true);
+        driver.start();
+        return connection;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    private static ServerSocket listen(int port) throws IOException {
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        server.setSoTimeout(10_000);
+        return server;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!condition.getAsBoolean()) {
+            assertThat(System.currentTimeMillis()).as(what).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    private String log() {
+        synchronized (log) {
+            return new String(log.toByteArray(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    private static byte[] frame(int payloadBytes, int marker) {
+        byte[] frame = new byte[4 + payloadBytes];
+        frame[0] = (byte) (payloadBytes >>> 24);
+        frame[1] = (byte) (payloadBytes >>> 16);
+        frame[2] = (byte) (payloadBytes >>> 8);
+        frame[3] = (byte) payloadBytes;
+        for (int i = 4; i < frame.length; i++) {
+            frame[i] = (byte) (marker + i);
+        }
+        return frame;
+    }
+
+    private static byte[] readFrame(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        byte[] frame = new byte[4 + length];
+        frame[0] = (byte) (length >>> 24);
+        frame[1] = (byte) (length >>> 16);
+        frame[2] = (byte) (length >>> 8);
+        frame[3] = (byte) length;
+        in.readFully(frame, 4, length);
+        return frame;
+    }
 
     @Test
     void reconnectsAfterRefusalsAndSendsTheHandshakeFirst() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
-        byte[] handshake = {0, 0, 0, 2, 8, 1};
-        CollectorConnection connection = new CollectorConnection("127.0.0.1", port, handshake, 1 << 20, 200);
-        connection.start();
+        int port = freePort();
+        CollectorConnection connection = started(port, 1 << 20, 200);
         try {
             Thread.sleep(700); // several refused attempts
             assertThat(connection.send(new byte[] {0, 0, 0, 0})).as("nothing to send to").isFalse();
-            try (ServerSocket server = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                server.setSoTimeout(5000);
-                try (Socket agent = server.accept()) {
-                    DataInputStream in = new DataInputStream(agent.getInputStream());
-                    byte[] first = new byte[handshake.length];
-                    in.readFully(first);
-                    assertThat(first).isEqualTo(handshake);
-                    long deadline = System.currentTimeMillis() + 5000;
-                    while (!connection.send(new byte[] {0, 0, 0, 1, 42}) && System.currentTimeMillis() < deadline) {
-                        Thread.sleep(10);
-                    }
-                    byte[] frame = new byte[5];
-                    in.readFully(frame);
-                    assertThat(frame[4]).isEqualTo((byte) 42);
-                }
+            assertThat(count(log(), "collector 127.0.0.1:" + port + " unavailable (")).isEqualTo(1);
+            assertThat(log()).contains("dropping data and retrying with backoff");
+
+            try (ServerSocket server = listen(port); Socket agent = server.accept()) {
+                DataInputStream in = new DataInputStream(agent.getInputStream());
+                byte[] first = new byte[HANDSHAKE.length];
+                in.readFully(first);
+                assertThat(first).isEqualTo(HANDSHAKE);
+                await("connected", connection::isConnected);
+                // the collector never answers, but if it did the bytes are read and dropped
+                agent.getOutputStream().write(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+                agent.getOutputStream().flush();
+                Thread.sleep(50);
+                assertThat(connection.send(frame(1, 42))).isTrue();
+                assertThat(readFrame(in)).isEqualTo(frame(1, 42));
+                assertThat(connection.isConnected()).isTrue();
             }
+            assertThat(log()).contains("collector 127.0.0.1:" + port + " reachable again");
+
             // the collector went away again: sends are refused, then a new server gets a new handshake
-            long deadline = System.currentTimeMillis() + 5000;
-            while (connection.isConnected() && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-            }
+            await("disconnect noticed", () -> !connection.isConnected());
             assertThat(connection.send(new byte[] {0, 0, 0, 0})).isFalse();
-            try (ServerSocket server = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                server.setSoTimeout(5000);
-                try (Socket agent = server.accept()) {
-                    byte[] first = new byte[handshake.length];
-                    new DataInputStream(agent.getInputStream()).readFully(first);
-                    assertThat(first).isEqualTo(handshake);
-                }
+            assertThat(count(log(), " unavailable (")).as("one WARN line per outage").isEqualTo(2);
+            try (ServerSocket server = listen(port); Socket agent = server.accept()) {
+                DataInputStream in = new DataInputStream(agent.getInputStream());
+                byte[] first = new byte[HANDSHAKE.length];
+                in.readFully(first);
+                assertThat(first).isEqualTo(HANDSHAKE);
+                await("connected again", connection::isConnected);
+                assertThat(connection.send(frame(3, 7))).isTrue();
+                assertThat(readFrame(in)).isEqualTo(frame(3, 7));
             }
+            assertThat(count(log(), " reachable again")).isEqualTo(2);
         } finally {
             connection.close(1000);
+        }
+    }
+
+    @Test
+    void stalledCollectorMakesSendRefuseWithBoundedMemoryAndNothingAcceptedIsLost() throws Exception {
+        int maxPending = 256 << 10;
+        int payload = 16 << 10;
+        int port = freePort();
+        try (ServerSocket server = listen(port)) {
+            CollectorConnection connection = started(port, maxPending, 200);
+            try (Socket agent = server.accept()) {
+                DataInputStream in = new DataInputStream(agent.getInputStream());
+                byte[] first = new byte[HANDSHAKE.length];
+                in.readFully(first);
+                assertThat(first).isEqualTo(HANDSHAKE);
+                await("connected", connection::isConnected);
+
+                // the collector stops reading: the kernel buffers fill up, then our own buffer
+                int accepted = 0;
+                long slowestSendNanos = 0;
+                long maxSeenPending = 0;
+                for (int i = 0; i < 10_000; i++) {
+                    long start = System.nanoTime();
+                    boolean sent = connection.send(frame(payload, accepted));
+                    slowestSendNanos = Math.max(slowestSendNanos, System.nanoTime() - start);
+                    maxSeenPending = Math.max(maxSeenPending, connection.pendingBytes());
+                    if (!sent) {
+                        break;
+                    }
+                    accepted++;
+                }
+                assertThat(accepted).as("frames accepted before refusing").isGreaterThan(0).isLessThan(10_000);
+                assertThat(connection.send(frame(payload, 0))).as("still refused while stalled").isFalse();
+                assertThat(maxSeenPending).isGreaterThanOrEqualTo(maxPending)
+                        .isLessThanOrEqualTo(maxPending + payload + 4);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(slowestSendNanos)).as("send never blocks").isLessThan(500);
+                Thread.sleep(200); // polls while stalled neither block nor drop the connection
+                assertThat(connection.isConnected()).isTrue();
+                assertThat(connection.pendingBytes()).isLessThanOrEqualTo(maxPending + payload + 4);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(slowestPollNanos)).as("poll never blocks").isLessThan(500);
+
+                // the collector reads again: every accepted frame arrives, in order, and sends resume
+                for (int i = 0; i < accepted; i++) {
+                    assertThat(readFrame(in)).as("frame " + i).isEqualTo(frame(payload, i));
+                }
+                await("pending written", () -> connection.pendingBytes() == 0);
+                assertThat(connection.send(frame(5, 99))).isTrue();
+                assertThat(readFrame(in)).isEqualTo(frame(5, 99));
+                assertThat(log()).doesNotContain("unavailable");
+            } finally {
+                connection.close(1000);
+            }
+        }
+    }
+
+    @Test
+    void closeWaitsBoundedForPendingBytes() throws Exception {
+        int payload = 64 << 10;
+        int port = freePort();
+        try (ServerSocket server = listen(port)) {
+            CollectorConnection connection = started(port, 1 << 20, 200);
+            try (Socket agent = server.accept()) {
+                final DataInputStream in = new DataInputStream(agent.getInputStream());
+                byte[] first = new byte[HANDSHAKE.length];
+                in.readFully(first);
+                await("connected", connection::isConnected);
+                int accepted = 0;
+                // until the socket buffers and then ours are full
+                while (accepted < 10_000 && connection.send(frame(payload, accepted))) {
+                    accepted++;
+                }
+                driving = false; // the exporter thread has stopped; close() alone must flush
+                driver.join(5000);
+                assertThat(connection.pendingBytes()).as("bytes the stalled collector has not taken").isPositive();
+
+                // a collector that starts reading late: close flushes everything, then closes
+                final List<byte[]> received = new ArrayList<>();
+                final boolean[] endOfStream = new boolean[1];
+                final int expected = accepted;
+                Thread reader = new Thread(() -> {
+                    try {
+                        Thread.sleep(300);
+                        for (int i = 0; i < expected; i++) {
+                            received.add(readFrame(in));
+                        }
+                        endOfStream[0] = in.read() == -1;
+                    } catch (Exception e) {
+                        e.printStackTrace();
+                    }
+                }, "test-collector");
+                long start = System.nanoTime();
+                reader.start();
+                connection.close(10_000);
+                long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(connection.pendingBytes()).isZero();
+                assertThat(connection.isConnected()).isFalse();
+                assertThat(connection.send(frame(1, 1))).as("closed").isFalse();
+                reader.join(10_000);
+                assertThat(received).hasSize(expected);
+                for (int i = 0; i < expected; i++) {
+                    assertThat(received.get(i)).isEqualTo(frame(payload, i));
+                }
+                assertThat(endOfStream[0]).as("closed after the last frame").isTrue();
+                assertThat(closeMillis).isGreaterThanOrEqualTo(250).isLessThan(10_000);
+            }
+        }
+    }
+
+    @Test
+    void closeGivesUpAfterItsTimeoutWhenTheCollectorNeverReads() throws Exception {
+        int port = freePort();
+        try (ServerSocket server = listen(port)) {
+            CollectorConnection connection = started(port, 1 << 20, 200);
+            try (Socket agent = server.accept()) {
+                await("connected", connection::isConnected);
+                int accepted = 0;
+                // until the socket buffers and then ours are full
+                while (accepted < 10_000 && connection.send(frame(64 << 10, accepted))) {
+                    accepted++;
+                }
+                assertThat(connection.pendingBytes()).isPositive();
+                long start = System.nanoTime();
+                connection.close(300);
+                long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(closeMillis).isBetween(250L, 3000L);
+                assertThat(connection.isConnected()).isFalse();
+                assertThat(connection.pendingBytes()).isZero();
+                // the driver keeps polling: nothing reconnects after close
+                server.setSoTimeout(500);
+                assertThatThrownBy(server::accept).isInstanceOf(SocketTimeoutException.class);
+                assertThat(log()).doesNotContain("unavailable").doesNotContain("reachable again");
+            }
+        }
+    }
+
+    @Test
+    void connectTimesOutWithoutBlockingWhenTheCollectorNeverAnswers() throws Exception {
+        int port = freePort();
+        List<Socket> fillers = new ArrayList<>();
+        try (ServerSocket server = listen(port)) {
+            // nobody accepts and the backlog is full: the kernel drops further SYNs, the connect hangs
+            for (int i = 0; i < 8; i++) {
+                Socket filler = new Socket();
+                fillers.add(filler);
+                try {
+                    filler.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 300);
+                } catch (SocketTimeoutException full) {
+                    break;
+                }
+            }
+            CollectorConnection connection = started(port, 1 << 20, 200);
+            try {
+                await("connect timed out", () -> log().contains("connect timed out after 3000 ms"));
+                assertThat(connection.isConnected()).isFalse();
+                assertThat(connection.send(frame(1, 1))).isFalse();
+                assertThat(TimeUnit.NANOSECONDS.toMillis(slowestPollNanos)).as("poll never blocks").isLessThan(500);
+            } finally {
+                connection.close(1000);
+                for (Socket filler : fillers) {
+                    filler.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void unresolvableHostIsReportedAsDownAndRetried() throws Exception {
+        final CollectorConnection connection = new CollectorConnection("collector.invalid", 9898, HANDSHAKE,
+                1 << 20, 200);
+        try {
+            connection.start();
+            assertThat(log()).contains("collector collector.invalid:9898 unavailable (");
+            assertThat(connection.isConnected()).isFalse();
+            Thread.sleep(600);
+            connection.poll(); // the next attempt fails the same way, quietly
+            assertThat(connection.isConnected()).isFalse();
+            assertThat(count(log(), " unavailable (")).isEqualTo(1);
+        } finally {
+            connection.close(100);
         }
     }
 }
