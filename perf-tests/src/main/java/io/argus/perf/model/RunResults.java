@@ -108,6 +108,8 @@ public class RunResults {
         public double readyMs;
         /** The value of the 'Started @Nms' log line (ms since JVM start, as the app reports it). */
         public Long startedLogMs;
+        /** CPU time (user + system, all threads) the process had used when it became ready: less noisy than wall time on a shared machine. */
+        public Double cpuMsAtReady;
         /** The agent's own start-up line, if it printed one. */
         public String agentLine;
         /** Argus only: 'started in N ms' from the agent's line. */

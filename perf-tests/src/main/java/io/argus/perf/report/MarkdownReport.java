@@ -233,6 +233,11 @@ public final class MarkdownReport {
             row(cells.toArray(String[]::new));
         }
         line("");
+        perProcess("Started @ms per process (median; the seed's layout: one row per process, one column per scenario)",
+                p -> p.startedLogMs == null ? null : p.startedLogMs.doubleValue(), services);
+        perProcess("Spawn to ready, ms per process (median)", p -> p.readyMs, services);
+        perProcess("CPU ms used by the time the process was ready (median; user + system, all threads)",
+                p -> p.cpuMsAtReady, services);
         line("Every launch, in the order run:");
         line("");
         List<String> h2 = new ArrayList<>(List.of("#", "Pass", "Scenario"));
@@ -485,6 +490,48 @@ public final class MarkdownReport {
             };
         }
         return v.length == 0 ? Double.NaN : Stats.median(v);
+    }
+
+    private void perProcess(String title, java.util.function.Function<ProcessStartup, Double> value, Set<String> services) {
+        line(title + ":");
+        line("");
+        List<String> head = new ArrayList<>(List.of("Process"));
+        r.scenarios.forEach(s -> head.add(s.name));
+        row(head.toArray(String[]::new));
+        sep(head.size());
+        ScenarioResult base = r.scenario("baseline");
+        for (String svc : services) {
+            List<String> cells = new ArrayList<>(List.of(svc));
+            double b = base == null ? Double.NaN : median(base, svc, value);
+            for (ScenarioResult s : r.scenarios) {
+                double m = median(s, svc, value);
+                if (Double.isNaN(m)) {
+                    cells.add(Fmt.NONE);
+                } else if (s == base || Double.isNaN(b) || b <= 0) {
+                    cells.add(Fmt.num(m, 0));
+                } else {
+                    cells.add(Fmt.num(m, 0) + " (×" + Fmt.num(m / b, 2) + ")");
+                }
+            }
+            row(cells.toArray(String[]::new));
+        }
+        line("");
+    }
+
+    private static double median(ScenarioResult s, String service, java.util.function.Function<ProcessStartup, Double> value) {
+        List<Double> v = new ArrayList<>();
+        for (StartupLaunch l : s.startup) {
+            if (l.error != null) {
+                continue;
+            }
+            for (ProcessStartup p : l.processes) {
+                Double x = p.service.equals(service) ? value.apply(p) : null;
+                if (x != null) {
+                    v.add(x);
+                }
+            }
+        }
+        return v.isEmpty() ? Double.NaN : Stats.median(v.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private String medianOf(ScenarioResult s, String service, boolean logged) {

@@ -73,11 +73,13 @@ public final class Launcher {
                         spec.env(), log, watched);
                 running.add(p);
                 long readyNanos = awaitReady(spec, p);
+                double cpuAtReady = io.argus.perf.proc.ProcStats.cpuMillis(p.pid());
                 ProcessStartup s = new ProcessStartup();
                 s.service = spec.service();
                 s.instrumented = spec.instrumented();
                 s.pid = p.pid();
                 s.readyMs = (readyNanos - p.spawnNanos()) / 1e6;
+                s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
                 p.awaitMatch("started", 5000);
                 s.startedLogMs = p.matchedNumber("started");
                 s.agentLine = p.match("argus") != null ? p.match("argus") : p.match("agent");
