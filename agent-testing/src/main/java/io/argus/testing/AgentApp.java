@@ -68,13 +68,30 @@ public final class AgentApp implements AutoCloseable {
         return homes;
     }
 
-    /** This JVM's class path without the agent's own jars and test frameworks. */
+    /**
+     * This JVM's class path without the agent's own jars and test frameworks; the code the test
+     * applications share ({@link #testingAppClasspath()}) stays.
+     */
     public static String applicationClasspath() {
+        String testingApp = testingAppClasspath();
         return Collections.list(new java.util.StringTokenizer(System.getProperty("java.class.path"), File.pathSeparator))
                 .stream().map(Object::toString)
-                .filter(entry -> AGENT_SIDE.stream().noneMatch(entry::contains))
-                .filter(entry -> !isModuleMainClasses(entry))
+                .filter(entry -> entry.equals(testingApp)
+                        || (AGENT_SIDE.stream().noneMatch(entry::contains) && !isModuleMainClasses(entry)))
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /**
+     * Where the code the test applications share comes from (module agent-testing-app, package
+     * {@code io.argus.testing.app}: JDK and bridge only): its jar, or its classes folder in a reactor build.
+     */
+    public static String testingAppClasspath() {
+        try {
+            return Paths.get(io.argus.testing.app.Downstream.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A plugin module's own target/classes holds advice code: keep it off the application's path. */
@@ -172,6 +189,7 @@ public final class AgentApp implements AutoCloseable {
         private Path agentDir;
         private boolean withAgent = true;
         private String classpath;
+        private boolean withTestingApp;
         private Path logFile;
 
         private Builder(String mainClass) {
@@ -231,9 +249,21 @@ public final class AgentApp implements AutoCloseable {
             return this;
         }
 
+        /** Adds the code the test applications share ({@link #testingAppClasspath()}) to a class path set with {@link #classpath}. */
+        public Builder withTestingApp() {
+            this.withTestingApp = true;
+            return this;
+        }
+
         public Builder logTo(Path file) {
             this.logFile = file;
             return this;
+        }
+
+        /** Keeps the output in {@code <argus.test.logs>/<name>.log} when the build sets that folder. */
+        public Builder logToTestLogs(String name) {
+            String logs = System.getProperty("argus.test.logs");
+            return logs == null ? this : logTo(Paths.get(logs, name + ".log"));
         }
 
         public List<String> command() {
@@ -249,7 +279,11 @@ public final class AgentApp implements AutoCloseable {
             }
             command.addAll(jvmArgs);
             command.add("-cp");
-            command.add(classpath != null ? classpath : applicationClasspath());
+            String cp = classpath != null ? classpath : applicationClasspath();
+            if (withTestingApp && !List.of(cp.split(File.pathSeparator)).contains(testingAppClasspath())) {
+                cp = cp + File.pathSeparator + testingAppClasspath();
+            }
+            command.add(cp);
             command.add(mainClass);
             command.addAll(args);
             return command;

@@ -70,6 +70,16 @@ public final class CollectorClient {
         return get("/api/agents");
     }
 
+    /** Whether an agent reporting as {@code service} is connected now. */
+    public boolean agentConnected(String service) {
+        for (JsonNode agent : agents()) {
+            if (service.equals(agent.path("service").asText()) && agent.path("connected").asBoolean()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The server-side HTTP metric row for (method, path), or null. */
     public JsonNode serverMetric(String service, String method, String path) {
         return findMetric(service, "server", method, path);

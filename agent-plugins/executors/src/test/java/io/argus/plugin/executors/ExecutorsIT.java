@@ -2,15 +2,12 @@ package io.argus.plugin.executors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.plugin.executors.app.ExecutorsApp;
+import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
-import io.argus.testing.TestCollector;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,25 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * real collector: every task's span must be a child of the server span it was submitted under,
  * and no thread may keep a context after its traced work.
  */
-class ExecutorsIT {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
-    private static TestCollector collector;
-    private static CollectorClient api;
-
-    @BeforeAll
-    static void startCollector() {
-        collector = TestCollector.start();
-        api = collector.client();
-    }
-
-    @AfterAll
-    static void stopCollector() {
-        if (collector != null) {
-            collector.close();
-        }
-    }
+class ExecutorsIT extends AbstractCollectorIT {
 
     private static AgentApp start(String javaHome, String service, Map<String, String> agent, String... jvmArgs) {
         AgentApp.Builder builder = AgentApp.builder(ExecutorsApp.class.getName())
@@ -52,11 +31,7 @@ class ExecutorsIT {
         for (String arg : jvmArgs) {
             builder.jvmArg(arg);
         }
-        String logs = System.getProperty("argus.test.logs");
-        if (logs != null) {
-            builder.logTo(Paths.get(logs, service + ".log"));
-        }
-        AgentApp app = builder.start();
+        AgentApp app = builder.logToTestLogs(service).start();
         try {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
         } catch (RuntimeException e) {
@@ -148,28 +123,21 @@ class ExecutorsIT {
         assertThat(lines(app, "PRIORITY").get("tpe").get("#line")).isEqualTo("PRIORITY tag=tpe outcome=ran");
     }
 
-    private static JsonNode gauges(String service) {
-        return CollectorClient.await("gauges of " + service, WAIT, () -> api.jvmMetrics(service),
-                m -> m.path("instances").size() == 1
-                        && m.path("instances").get(0).path("latest").has("agent.classes.transformed"))
-                .path("instances").get(0).path("latest");
-    }
-
     @Test
     void contextFollowsTheWorkAndNeverOutlivesIt() {
-        String jdk = System.getProperty("java.home");
+        String jdk = JDK;
         // a 2-core machine gives the common pool parallelism 1: CompletableFuture then starts a thread per task
         try (AgentApp app = start(jdk, "executors-17", Map.of())) {
             assertPropagated(app);
             assertNoStaleContext(app);
             assertBehaviourUnchanged(app);
-            assertThat(gauges("executors-17").path("agent.advice.errors").asDouble()).isZero();
+            assertThat(agentGauge("executors-17", "agent.advice.errors")).isZero();
         }
     }
 
     @Test
     void completableFuturesThroughTheCommonPool() {
-        String jdk = System.getProperty("java.home");
+        String jdk = JDK;
         try (AgentApp app = start(jdk, "executors-17-common-pool", Map.of(),
                 "-Djava.util.concurrent.ForkJoinPool.common.parallelism=3")) {
             assertPropagated(app);
@@ -179,7 +147,7 @@ class ExecutorsIT {
 
     @Test
     void switchedOffNothingIsInstrumentedAndTasksStartTheirOwnTraces() {
-        String jdk = System.getProperty("java.home");
+        String jdk = JDK;
         try (AgentApp app = start(jdk, "executors-off", Map.of("argus.plugin.executors.enabled", "false"))) {
             Map<String, String> root = lines(app, "ROOT").get("tpe-submit-callable");
             String traceId = root.get("traceparent").split("-")[1];
@@ -188,7 +156,7 @@ class ExecutorsIT {
                     t -> t.path("spans").size() >= 1);
             assertThat(trace.path("spans")).hasSize(1);
             assertBehaviourUnchanged(app);
-            assertThat(gauges("executors-off").path("agent.classes.transformed").asDouble()).isZero();
+            assertThat(agentGauge("executors-off", "agent.classes.transformed")).isZero();
         }
     }
 
@@ -200,7 +168,7 @@ class ExecutorsIT {
             assertPropagated(app);
             assertNoStaleContext(app);
             assertBehaviourUnchanged(app);
-            assertThat(gauges("executors-25").path("agent.advice.errors").asDouble()).isZero();
+            assertThat(agentGauge("executors-25", "agent.advice.errors")).isZero();
         }
     }
 }

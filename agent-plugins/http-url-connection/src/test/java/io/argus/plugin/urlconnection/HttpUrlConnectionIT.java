@@ -1,21 +1,17 @@
 package io.argus.plugin.urlconnection;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.argus.plugin.urlconnection.AppRun.TraceContext;
 import io.argus.plugin.urlconnection.app.UrlConnectionApp;
+import io.argus.testing.AbstractClientPluginIT;
 import io.argus.testing.AgentApp;
-import io.argus.testing.CollectorClient;
-import io.argus.testing.TestCollector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.argus.testing.ClientAppRun;
+import io.argus.testing.TraceContext;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,66 +21,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * servers inside it and a real collector in this JVM. Each run is started once and shared by the
  * tests that read it.
  */
-class HttpUrlConnectionIT {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final String APP = UrlConnectionApp.class.getName();
-
-    private static TestCollector collector;
-    private static CollectorClient client;
-    private static final Map<String, AppRun> RUNS = new ConcurrentHashMap<>();
-
-    @BeforeAll
-    static void startCollector() {
-        collector = TestCollector.start();
-        client = collector.client();
-    }
-
-    @AfterAll
-    static void stopAll() {
-        RUNS.values().forEach(AppRun::close);
-        if (collector != null) {
-            collector.close();
-        }
-    }
+class HttpUrlConnectionIT extends AbstractClientPluginIT {
 
     static List<String> javaHomes() {
         return AgentApp.javaHomes();
     }
 
-    private static AppRun enabled(String javaHome) {
-        return RUNS.computeIfAbsent("on " + javaHome, k -> AppRun.start(APP, javaHome,
-                "urlconn-" + AppRun.label(javaHome), collector.ingestPort(), Map.of()));
+    private static ClientAppRun enabled(String javaHome) {
+        return launch("urlconn-" + jdkLabel(javaHome), UrlConnectionApp.class.getName(), javaHome, null, Map.of()).done();
     }
 
-    private static AppRun disabled(String javaHome) {
-        return RUNS.computeIfAbsent("off " + javaHome, k -> AppRun.start(APP, javaHome,
-                "urlconn-off-" + AppRun.label(javaHome), collector.ingestPort(),
-                Map.of("argus.plugin.http-url-connection.enabled", "false")));
-    }
-
-    private static JsonNode awaitTrace(TraceContext root, int spans) {
-        return CollectorClient.await("trace " + root.traceId() + " with " + spans + " spans", WAIT,
-                () -> client.trace(root.traceId()), t -> t.path("spans").size() >= spans);
-    }
-
-    private static JsonNode span(JsonNode trace, String kind) {
-        JsonNode found = null;
-        for (JsonNode span : trace.path("spans")) {
-            if (kind.equals(span.path("kind").asText())) {
-                assertThat(found).as("only one %s span in %s", kind, trace).isNull();
-                found = span;
-            }
-        }
-        assertThat(found).as("a %s span in %s", kind, trace).isNotNull();
-        return found;
+    private static ClientAppRun disabled(String javaHome) {
+        return launch("urlconn-off-" + jdkLabel(javaHome), UrlConnectionApp.class.getName(), javaHome, null,
+                Map.of("argus.plugin.http-url-connection.enabled", "false")).done();
     }
 
     /**
      * The call tagged {@code tag} made under a hand-made server span: its trace holds exactly that
      * span and one client span under it, and the downstream server received the client span's id.
      */
-    private static JsonNode assertTracedCall(AppRun run, String tag, String method, String url, String peer) {
+    private static JsonNode assertTracedCall(ClientAppRun run, String tag, String method, String url, String peer) {
         TraceContext root = run.root(tag);
         JsonNode trace = awaitTrace(root, 2);
         assertThat(trace.path("spans")).hasSize(2);
@@ -109,9 +65,9 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void getResponseCodeFirstIsOneClientSpanWhoseTraceparentReachesTheServer(String javaHome) {
-        AppRun run = enabled(javaHome);
+        ClientAppRun run = enabled(javaHome);
         JsonNode span = assertTracedCall(run, "traced", "GET",
-                "http://127.0.0.1:" + run.port + "/ok?tag=traced", "127.0.0.1:" + run.port);
+                "http://127.0.0.1:" + run.port() + "/ok?tag=traced", "127.0.0.1:" + run.port());
         assertThat(span.path("tags").path("http.status_code").asText()).isEqualTo("200");
         assertThat(span.path("status").asText()).isNotEqualTo("ERROR");
         assertThat(run.first("RECEIVED", "traced").get("traceparent")).endsWith("-01");
@@ -121,24 +77,24 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void postStartsAtGetOutputStreamAndExplicitConnectStartsAtConnect(String javaHome) {
-        AppRun run = enabled(javaHome);
+        ClientAppRun run = enabled(javaHome);
         JsonNode post = assertTracedCall(run, "post-traced", "POST",
-                "http://127.0.0.1:" + run.port + "/ok?tag=post-traced", "127.0.0.1:" + run.port);
+                "http://127.0.0.1:" + run.port() + "/ok?tag=post-traced", "127.0.0.1:" + run.port());
         assertThat(post.path("tags").path("http.status_code").asText()).isEqualTo("200");
         assertThat(run.first("RECEIVED", "post-traced").get("method")).isEqualTo("POST");
         assertThat(run.first("RECEIVED", "post-traced").get("body")).isEqualTo("body-post-traced");
 
         JsonNode connect = assertTracedCall(run, "connect-traced", "GET",
-                "http://127.0.0.1:" + run.port + "/ok?tag=connect-traced", "127.0.0.1:" + run.port);
+                "http://127.0.0.1:" + run.port() + "/ok?tag=connect-traced", "127.0.0.1:" + run.port());
         assertThat(connect.path("tags").path("http.status_code").asText()).isEqualTo("200");
     }
 
     @ParameterizedTest
     @MethodSource("javaHomes")
     void httpsConnectionsAreTracedThroughTheSameCode(String javaHome) {
-        AppRun run = enabled(javaHome);
+        ClientAppRun run = enabled(javaHome);
         JsonNode span = assertTracedCall(run, "https-traced", "GET",
-                "https://localhost:" + run.httpsPort + "/ok?tag=https-traced", "localhost:" + run.httpsPort);
+                "https://localhost:" + run.serverPort("httpsPort") + "/ok?tag=https-traced", "localhost:" + run.serverPort("httpsPort"));
         assertThat(span.path("tags").path("http.status_code").asText()).isEqualTo("200");
         assertThat(run.first("STATUS", "https-traced").get("body")).isEqualTo("hello-https-traced");
     }
@@ -146,32 +102,29 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void inboundTracestateIsPassedOn(String javaHome) {
-        AppRun run = enabled(javaHome);
-        Map<String, String> received = run.first("RECEIVED", "tracestate");
-        assertThat(received.get("tracestate")).isEqualTo("vendor=argus");
-        assertThat(TraceContext.parse(received.get("traceparent")).traceId())
-                .isEqualTo(run.first("INBOUND", "tracestate").get("traceId"));
+        ClientAppRun run = enabled(javaHome);
+        assertTracestatePassedOn(run, "tracestate");
     }
 
     @ParameterizedTest
     @MethodSource("javaHomes")
     void refusedConnectionsAreErrorSpansAndCallersGetTheSameExceptionsAsWithoutThePlugin(String javaHome) {
-        AppRun run = enabled(javaHome);
-        String refused = "http://127.0.0.1:" + run.closedPort;
+        ClientAppRun run = enabled(javaHome);
+        String refused = "http://127.0.0.1:" + run.closedPort();
         for (String tag : List.of("refused-traced", "connect-refused-traced")) {
             JsonNode span = assertTracedCall(run, tag, "GET", refused + "/refused?tag=" + tag,
-                    "127.0.0.1:" + run.closedPort);
+                    "127.0.0.1:" + run.closedPort());
             assertThat(span.path("status").asText()).as(tag).isEqualTo("ERROR");
             assertThat(span.path("tags").path("error").asText()).as(tag).contains("ConnectException");
             assertThat(run.has("RECEIVED", tag)).isFalse();
         }
 
-        AppRun baseline = disabled(javaHome);
+        ClientAppRun baseline = disabled(javaHome);
         for (String tag : List.of("refused-traced", "connect-refused-traced", "refused-plain", "missing")) {
             Map<String, String> error = run.first("ERROR", tag);
             assertThat(error.get("class")).as(tag).isEqualTo(baseline.first("ERROR", tag).get("class"));
             assertThat(error.get("message")).as(tag).isEqualTo(baseline.first("ERROR", tag).get("message")
-                    .replace(":" + baseline.port + "/", ":" + run.port + "/"));
+                    .replace(":" + baseline.port() + "/", ":" + run.port() + "/"));
         }
         assertThat(run.first("ERROR", "refused-plain").get("class")).isEqualTo("java.net.ConnectException");
         assertThat(run.first("ERROR", "missing").get("class")).isEqualTo("java.io.FileNotFoundException");
@@ -180,39 +133,30 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void everyRequestIsCountedExactlyOnce(String javaHome) {
-        AppRun run = enabled(javaHome);
-        run.awaitAllMetricsStored(client);
+        ClientAppRun run = enabled(javaHome);
+        awaitAllMetricsStored(run);
 
-        List<JsonNode> rows = run.clientRows(client, "127.0.0.1");
+        List<JsonNode> rows = clientRows(run, "127.0.0.1");
         // traced, explicit connect(), the plain GETs and the one under an inbound tracestate
-        JsonNode get = AppRun.row(rows, "GET", 200);
-        assertThat(get).as("GET 127.0.0.1 200 in %s", rows).isNotNull();
-        assertThat(get.path("count").asLong()).isEqualTo(1 + 1 + UrlConnectionApp.PLAIN_CALLS + 1);
-        assertThat(get.path("errors").asLong()).isZero();
+        assertRow(rows, "GET", 200, 1 + 1 + UrlConnectionApp.PLAIN_CALLS + 1, 0);
         // buffered and streamed bodies
-        JsonNode post = AppRun.row(rows, "POST", 200);
+        JsonNode post = row(rows, "POST", 200);
         assertThat(post).as("POST 127.0.0.1 200 in %s", rows).isNotNull();
         assertThat(post.path("count").asLong()).isEqualTo(2);
         // refused in getResponseCode() (traced), in connect() (traced) and in getInputStream()
-        JsonNode refused = AppRun.row(rows, "GET", 0);
-        assertThat(refused).as("refused calls in %s", rows).isNotNull();
-        assertThat(refused.path("count").asLong()).isEqualTo(3);
-        assertThat(refused.path("errors").asLong()).isEqualTo(3);
+        assertRow(rows, "GET", 0, 3, 3);
         // getResponseCode(), getErrorStream() and a getInputStream() that throws: still one request
-        JsonNode missing = AppRun.row(rows, "GET", 404);
-        assertThat(missing).as("404 in %s", rows).isNotNull();
-        assertThat(missing.path("count").asLong()).isEqualTo(1);
-        assertThat(missing.path("errors").asLong()).isEqualTo(1);
+        assertRow(rows, "GET", 404, 1, 1);
         assertThat(rows).as("no other client rows for 127.0.0.1").hasSize(4);
 
-        List<JsonNode> https = run.clientRows(client, "localhost");
+        List<JsonNode> https = clientRows(run, "localhost");
         assertThat(https).hasSize(1);
-        assertThat(AppRun.row(https, "GET", 200).path("count").asLong()).isEqualTo(2);
+        assertThat(row(https, "GET", 200).path("count").asLong()).isEqualTo(2);
 
         // served by a ResponseCache: recorded once, with the cached status
-        List<JsonNode> cached = run.clientRows(client, "cache.invalid");
+        List<JsonNode> cached = clientRows(run, "cache.invalid");
         assertThat(cached).hasSize(1);
-        assertThat(AppRun.row(cached, "GET", 200).path("count").asLong()).isEqualTo(1);
+        assertThat(row(cached, "GET", 200).path("count").asLong()).isEqualTo(1);
         assertThat(run.first("STATUS", "cached").get("body")).isEqualTo("hello-cached");
         assertThat(run.has("RECEIVED", "cached")).isFalse();
     }
@@ -220,7 +164,7 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void callsWithoutACurrentSpanAreCountedButNeitherTracedNorGivenHeaders(String javaHome) {
-        AppRun run = enabled(javaHome);
+        ClientAppRun run = enabled(javaHome);
         List<String> plainTags = new ArrayList<>(List.of("post-stream", "missing", "https-plain"));
         for (int i = 0; i < UrlConnectionApp.PLAIN_CALLS; i++) {
             plainTags.add("plain" + i);
@@ -231,15 +175,8 @@ class HttpUrlConnectionIT {
             assertThat(run.first("RECEIVED", tag).get("x-test")).as(tag).isEqualTo(tag);
         }
         assertThat(run.first("RECEIVED", "post-stream").get("body")).isEqualTo("body-post-stream");
-        run.awaitAllMetricsStored(client);
-        List<String> urls = new ArrayList<>();
-        for (JsonNode summary : client.traces(run.service, 100)) {
-            for (JsonNode span : client.trace(summary.path("traceId").asText()).path("spans")) {
-                if ("CLIENT".equals(span.path("kind").asText()) && run.service.equals(span.path("service").asText())) {
-                    urls.add(span.path("tags").path("http.url").asText());
-                }
-            }
-        }
+        awaitAllMetricsStored(run);
+        List<String> urls = clientUrls(run);
         assertThat(urls).hasSize(7); // traced, post, connect, 2 refused, tracestate, https
         for (String tag : plainTags) {
             assertThat(urls).noneMatch(url -> url.endsWith("tag=" + tag));
@@ -250,7 +187,7 @@ class HttpUrlConnectionIT {
     @ParameterizedTest
     @MethodSource("javaHomes")
     void disabledPluginRecordsNothingAndCallsStillWork(String javaHome) {
-        AppRun run = disabled(javaHome);
+        ClientAppRun run = disabled(javaHome);
         for (String tag : List.of("traced", "post-traced", "connect-traced", "plain0", "post-stream", "tracestate",
                 "https-traced", "https-plain")) {
             assertThat(run.first("STATUS", tag).get("code")).as(tag).isEqualTo("200");
@@ -258,10 +195,6 @@ class HttpUrlConnectionIT {
         }
         assertThat(run.first("STATUS", "missing").get("code")).isEqualTo("404");
         // the agent itself reports (the hand-made server spans), the plugin adds nothing
-        run.awaitAllMetricsStored(client);
-        assertThat(run.clientRows(client, null)).isEmpty();
-        JsonNode trace = awaitTrace(run.root("traced"), 1);
-        assertThat(trace.path("spans")).hasSize(1);
-        assertThat(trace.path("spans").get(0).path("kind").asText()).isEqualTo("SERVER");
+        assertNoClientRecorded(run, "traced");
     }
 }

@@ -2,11 +2,9 @@ package io.argus.plugin.jdbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.plugin.jdbc.app.JdbcApp;
+import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
-import io.argus.testing.TestCollector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -30,12 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * forked JVM with the real agent and only that database's jars, and reports to a real collector
  * in this JVM. The expected counts are the ones listed in {@link JdbcApp}.
  */
-abstract class AbstractJdbcIT {
-
-    static final Duration WAIT = Duration.ofSeconds(30);
-
-    static TestCollector collector;
-    static CollectorClient api;
+abstract class AbstractJdbcIT extends AbstractCollectorIT {
 
     /** The folder of jars under target/jdbc/, e.g. {@code h2-2.0.202}. */
     abstract String jars();
@@ -52,19 +45,6 @@ abstract class AbstractJdbcIT {
 
     /** The database name in span names. */
     abstract String dbName();
-
-    @BeforeAll
-    static void startCollector() {
-        collector = TestCollector.start();
-        api = collector.client();
-    }
-
-    @AfterAll
-    static void stopCollector() {
-        if (collector != null) {
-            collector.close();
-        }
-    }
 
     String classpath() {
         Path folder = Paths.get(System.getProperty("argus.test.jdbc.jars"), jars());
@@ -88,11 +68,7 @@ abstract class AbstractJdbcIT {
                 .jvmArg("-Dderby.stream.error.file=" + Paths.get(System.getProperty("argus.test.jdbc.jars"), service + "-derby.log"))
                 .args(url(), callSql());
         agentProperties.forEach(builder::agent);
-        String logs = System.getProperty("argus.test.logs");
-        if (logs != null) {
-            builder.logTo(Paths.get(logs, service + ".log"));
-        }
-        AgentApp app = builder.start();
+        AgentApp app = builder.logToTestLogs(service).start();
         try {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
         } catch (RuntimeException e) {
@@ -130,11 +106,6 @@ abstract class AbstractJdbcIT {
     }
 
     // ---- what the collector has
-
-    static JsonNode awaitTrace(String traceId, int spans) {
-        return CollectorClient.await("trace " + traceId + " with " + spans + " spans", WAIT,
-                () -> api.trace(traceId), t -> t.path("spans").size() >= spans);
-    }
 
     /** The database spans of the scenario {@code tag}, in start order, after checking the trace's shape. */
     List<JsonNode> dbSpans(AgentApp app, String tag, int expected) {
@@ -188,41 +159,16 @@ abstract class AbstractJdbcIT {
     static final Map<String, String> EXPECTED_COUNTS = Map.of(
             "OTHER", "2/0", "INSERT", "3/1", "SELECT", "4/1", "UPDATE", "2/0", "DELETE", "1/0");
 
-    static JsonNode latestGauges(String service) {
-        return CollectorClient.await("gauges of " + service, WAIT, () -> api.jvmMetrics(service),
-                m -> m.path("instances").size() == 1
-                        && m.path("instances").get(0).path("latest").has("agent.classes.transformed"))
-                .path("instances").get(0).path("latest");
-    }
-
-    static long latestGaugeTime(String service) {
-        long latest = 0;
-        for (JsonNode instance : api.jvmMetrics(service).path("instances")) {
-            for (JsonNode points : instance.path("series")) {
-                for (JsonNode point : points) {
-                    latest = Math.max(latest, point.get(0).asLong());
-                }
-            }
-        }
-        return latest;
-    }
-
     /** Waits for a metrics flush that started after now: everything recorded before is stored. */
     static void awaitLaterFlush(String service) {
-        long now = System.currentTimeMillis();
-        CollectorClient.await("a metrics flush of " + service + " after " + now, WAIT,
-                () -> latestGaugeTime(service), t -> t > now + 50);
-    }
-
-    static String label(String javaHome) {
-        return Paths.get(javaHome).getFileName().toString().replaceAll("[^A-Za-z0-9]+", "-");
+        awaitFlushAfter(service, System.currentTimeMillis() + 50);
     }
 
     // ---- the scenarios
 
     @Test
     void recordsSpansAndMetricsAndKeepsErrorsUnchanged() {
-        String jdk = System.getProperty("java.home");
+        String jdk = JDK;
         String service = "jdbc-" + jars().replace('.', '-');
         String offService = service + "-off";
         try (AgentApp app = start(jdk, service, Map.of());
@@ -270,15 +216,14 @@ abstract class AbstractJdbcIT {
                     counts -> counts.equals(EXPECTED_COUNTS));
             awaitLaterFlush(service);
             assertThat(dbCounts(service, target())).isEqualTo(EXPECTED_COUNTS);
-            JsonNode gauges = latestGauges(service);
-            assertThat(gauges.path("agent.advice.errors").asDouble()).isZero();
-            assertThat(gauges.path("agent.classes.transformed").asDouble()).isPositive();
+            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
+            assertThat(agentGauge(service, "agent.classes.transformed")).isPositive();
             reportPrefilter(app);
 
             // switched off: nothing instrumented, nothing recorded, the application unchanged
             awaitLaterFlush(offService);
             assertThat(dbRows(offService)).isEmpty();
-            assertThat(latestGauges(offService).path("agent.classes.transformed").asDouble()).isZero();
+            assertThat(agentGauge(offService, "agent.classes.transformed")).isZero();
             JsonNode offTrace = awaitTrace(traceId(off, "plain"), 1);
             assertThat(offTrace.path("spans")).hasSize(1);
             assertThat(off.output()).doesNotContain("DEBUG instrumented");

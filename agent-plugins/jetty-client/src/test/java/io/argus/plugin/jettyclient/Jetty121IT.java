@@ -1,5 +1,7 @@
 package io.argus.plugin.jettyclient;
 
+import io.argus.testing.AgentApp;
+import io.argus.testing.ClientAppRun;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -16,9 +18,9 @@ class Jetty121IT extends AbstractJetty12ClientIT {
 
     @Test
     void tracesAndCountsOnTheNewestJdk() {
-        List<String> homes = javaHomes();
+        List<String> homes = AgentApp.javaHomes();
         Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        AppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
+        ClientAppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
         assertTracedCall(run, "traced", "sync");
         assertTracedCall(run, "async-traced", "async");
         assertCounts(run);

@@ -1,8 +1,9 @@
 package io.argus.plugin.jettyclient;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.testing.ClientAppRun;
 import io.argus.testing.CollectorClient;
-import io.argus.plugin.jettyclient.AppRun.TraceContext;
+import io.argus.testing.TraceContext;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -10,10 +11,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,28 +43,23 @@ class Jetty9IT extends AbstractJettyClientIT {
 
     @Test
     void atZeroPercentOnlyTheSampledInboundContextIsPropagatedAndEveryCallIsCounted() {
-        AppRun run = run("zero", JDK, 0, Map.of());
+        ClientAppRun run = run("zero", JDK, 0, Map.of());
         for (String tag : List.of("traced", "async-traced", "plain0", "aplain0", "conc0_0", "conc0_1")) {
             assertThat(run.receivedTraceparent(tag)).as(tag).isNull();
         }
         assertThat(run.root("traced")).isNull();
-        String inbound = run.first("INBOUND", "tracestate").get("traceId");
-        JsonNode trace = awaitTrace(new TraceContext(inbound, "0"), 2);
-        JsonNode clientSpan = span(trace, "CLIENT");
-        TraceContext received = TraceContext.parse(run.receivedTraceparent("tracestate"));
-        assertThat(received.traceId()).isEqualTo(inbound);
-        assertThat(received.spanId()).isEqualToIgnoringCase(clientSpan.path("spanId").asText());
-        assertThat(clientSpan.path("parentSpanId").asText()).isEqualToIgnoringCase(span(trace, "SERVER").path("spanId").asText());
+        assertInboundContextFollowed(run, "tracestate");
         assertCounts(run);
     }
 
     @Test
     void aRequestThroughTheProxyServletIsOneTraceServerThenClientThenBackendServer() throws Exception {
-        AppRun run = run("proxy", JDK, 100, Map.of(), "proxy");
+        ClientAppRun run = run("proxy", JDK, 100, Map.of(), "proxy");
+        int proxyPort = Integer.parseInt(run.first("PROXY", null).get("port"));
         int backendPort = Integer.parseInt(run.first("PROXY", null).get("backendPort"));
 
         // 1. no inbound context: the proxy's server span is the root
-        assertThat(get(run.proxyPort, "/proxied/a?tag=p1").body()).isEqualTo("backend-p1");
+        assertThat(get(proxyPort, "/proxied/a?tag=p1").body()).isEqualTo("backend-p1");
         TraceContext sent = TraceContext.parse(run.awaitLine("BACKEND", "p1").get("traceparent"));
         JsonNode trace = awaitTrace(sent, 3);
         List<JsonNode> servers = spans(trace, "SERVER");
@@ -85,7 +79,7 @@ class Jetty9IT extends AbstractJettyClientIT {
         //    to the upstream request is replaced by the client span's
         String traceId = hex(32);
         String parentId = hex(16);
-        assertThat(get(run.proxyPort, "/proxied/b?tag=p2", "traceparent", "00-" + traceId + "-" + parentId + "-01").statusCode())
+        assertThat(get(proxyPort, "/proxied/b?tag=p2", "traceparent", "00-" + traceId + "-" + parentId + "-01").statusCode())
                 .isEqualTo(200);
         TraceContext forwarded = TraceContext.parse(run.awaitLine("BACKEND", "p2").get("traceparent"));
         assertThat(forwarded.traceId()).isEqualTo(traceId);
@@ -98,23 +92,23 @@ class Jetty9IT extends AbstractJettyClientIT {
         assertThat(joinedClient.path("parentSpanId").asText()).isEqualTo(joinedProxy.path("spanId").asText());
 
         // 3. an error from the backend is the client span's, and the caller gets it
-        assertThat(get(run.proxyPort, "/proxied/fail?tag=p3").statusCode()).isEqualTo(500);
+        assertThat(get(proxyPort, "/proxied/fail?tag=p3").statusCode()).isEqualTo(500);
         TraceContext failed = TraceContext.parse(run.awaitLine("BACKEND", "p3").get("traceparent"));
         JsonNode failedClient = span(awaitTrace(failed, 3), "CLIENT");
         assertThat(failedClient.path("status").asText()).isEqualTo("ERROR");
         assertThat(failedClient.path("tags").path("http.status_code").asText()).isEqualTo("500");
 
         // every proxied request is counted once by the client (and once by each server)
-        CollectorClient.await("client metrics of the proxy", WAIT, () -> run.clientRows(client, "127.0.0.1"),
-                rows -> AppRun.row(rows, "GET", 200) != null && AppRun.row(rows, "GET", 200).path("count").asLong() == 2
-                        && AppRun.row(rows, "GET", 500) != null && AppRun.row(rows, "GET", 500).path("count").asLong() == 1);
+        CollectorClient.await("client metrics of the proxy", WAIT, () -> clientRows(run, "127.0.0.1"),
+                rows -> row(rows, "GET", 200) != null && row(rows, "GET", 200).path("count").asLong() == 2
+                        && row(rows, "GET", 500) != null && row(rows, "GET", 500).path("count").asLong() == 1);
         long before = System.currentTimeMillis();
-        CollectorClient.await("a later metrics flush", WAIT, () -> latestFlush(run), t -> t > before + 1000);
-        List<JsonNode> rows = run.clientRows(client, null);
+        CollectorClient.await("a later metrics flush", WAIT, () -> latestFlush(run.service), t -> t > before + 1000);
+        List<JsonNode> rows = clientRows(run, null);
         assertThat(rows).hasSize(2);
         assertRow(rows, "GET", 200, 2, 0);
         assertRow(rows, "GET", 500, 1, 1);
-        assertThat(run.gauge(client, "agent.advice.errors")).isZero();
+        assertThat(agentGauge(run.service, "agent.advice.errors")).isZero();
     }
 
     private static HttpResponse<String> get(int port, String pathAndQuery, String... headers) throws Exception {
@@ -124,30 +118,5 @@ class Jetty9IT extends AbstractJettyClientIT {
             request.header(headers[i], headers[i + 1]);
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static List<JsonNode> spans(JsonNode trace, String kind) {
-        List<JsonNode> out = new ArrayList<>();
-        for (JsonNode span : trace.path("spans")) {
-            if (kind.equals(span.path("kind").asText())) {
-                out.add(span);
-            }
-        }
-        return out;
-    }
-
-    private static boolean isRoot(JsonNode span) {
-        JsonNode parent = span.path("parentSpanId");
-        return parent.isMissingNode() || parent.isNull() || parent.asText().isEmpty() || parent.asText().equals("0000000000000000");
-    }
-
-    private static String hex(int digits) {
-        StringBuilder out = new StringBuilder(digits);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        out.append("0123456789abcdef".charAt(1 + random.nextInt(15)));
-        while (out.length() < digits) {
-            out.append("0123456789abcdef".charAt(random.nextInt(16)));
-        }
-        return out.toString();
     }
 }

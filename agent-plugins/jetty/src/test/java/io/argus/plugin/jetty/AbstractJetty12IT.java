@@ -22,12 +22,12 @@ abstract class AbstractJetty12IT extends AbstractJettyIT {
     }
 
     @Override
-    String mainClass() {
+    protected String mainClass() {
         return "io.argus.plugin.jetty.app12.Jetty12App";
     }
 
     @Override
-    String classpath() {
+    protected String classpath() {
         Path app = Paths.get(System.getProperty("argus.test.jetty12.app"));
         Path jars = Paths.get(System.getProperty("argus.test.jetty.jars"), jetty());
         assertThat(Files.isDirectory(jars)).as("jars of Jetty %s in %s", jetty(), jars).isTrue();

@@ -12,12 +12,12 @@ class Jetty9IT extends AbstractJettyIT {
     }
 
     @Override
-    String mainClass() {
+    protected String mainClass() {
         return Jetty9App.class.getName();
     }
 
     @Override
-    String classpath() {
+    protected String classpath() {
         return AgentApp.applicationClasspath();
     }
 }

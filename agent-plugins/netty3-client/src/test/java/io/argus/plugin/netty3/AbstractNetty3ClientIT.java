@@ -1,25 +1,18 @@
 package io.argus.plugin.netty3;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.argus.plugin.netty3.AppRun.TraceContext;
 import io.argus.plugin.netty3.app.Netty3ClientApp;
+import io.argus.testing.AbstractClientPluginIT;
+import io.argus.testing.ClientAppRun;
 import io.argus.testing.CollectorClient;
-import io.argus.testing.TestCollector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.argus.testing.TraceContext;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,50 +21,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the assembled agent (target/agent) and that version's jar, and reports to a real collector in
  * this JVM. Each application run is started once per class and shared by the tests that read it.
  */
-abstract class AbstractNetty3ClientIT {
-
-    static final Duration WAIT = Duration.ofSeconds(30);
-    static final String JDK = System.getProperty("java.home");
-
-    static TestCollector collector;
-    static CollectorClient client;
-    static final Map<String, AppRun> RUNS = new ConcurrentHashMap<>();
-
-    @BeforeAll
-    static void startCollector() {
-        collector = TestCollector.start();
-        client = collector.client();
-    }
-
-    @AfterAll
-    static void stopAll() {
-        RUNS.values().forEach(AppRun::close);
-        RUNS.clear();
-        if (collector != null) {
-            collector.close();
-        }
-    }
+abstract class AbstractNetty3ClientIT extends AbstractClientPluginIT {
 
     /** The Netty 3 version under test (a folder of target/netty3/). */
     abstract String version();
 
     String classpath() {
-        Path jars = Paths.get(System.getProperty("argus.test.netty3.jars"), version());
-        assertThat(Files.isDirectory(jars)).as("jars of Netty %s in %s", version(), jars).isTrue();
-        return System.getProperty("argus.test.netty3.app") + File.pathSeparator + jars.resolve("*");
+        return libraryClasspath(System.getProperty("argus.test.netty3.app"),
+                Paths.get(System.getProperty("argus.test.netty3.jars"), version()));
     }
 
-    AppRun run(String mode, String javaHome, double samplingRate, Map<String, String> agentProperties) {
-        String service = "netty3-" + version() + "-" + mode + "-" + AppRun.label(javaHome);
-        return RUNS.computeIfAbsent(service, k -> AppRun.start(javaHome, classpath(), service,
-                client, collector.ingestPort(), samplingRate, agentProperties));
+    ClientAppRun run(String mode, String javaHome, double samplingRate, Map<String, String> agentProperties) {
+        String service = "netty3-" + version() + "-" + mode + "-" + jdkLabel(javaHome);
+        return RUNS.computeIfAbsent(service, k -> ClientAppRun.startGated(application(Netty3ClientApp.class.getName(),
+                javaHome, classpath(), service, samplingRate, agentProperties), service, api)).done();
     }
 
-    AppRun enabled() {
+    ClientAppRun enabled() {
         return run("on", JDK, 100, Map.of());
     }
 
-    AppRun disabled() {
+    ClientAppRun disabled() {
         return run("off", JDK, 100, Map.of("argus.plugin.netty3-client.enabled", "false"));
     }
 
@@ -84,7 +54,7 @@ abstract class AbstractNetty3ClientIT {
 
     @Test
     void chunkedAndLargeResponsesEndOnceAtTheirLastChunk() {
-        AppRun run = enabled();
+        ClientAppRun run = enabled();
         JsonNode chunked = clientSpan(run, "chunked");
         assertThat(chunked.path("tags").path("http.status_code").asText()).isEqualTo("200");
         // ended at the last chunk, which the server sent after a pause, not at the response head
@@ -118,7 +88,7 @@ abstract class AbstractNetty3ClientIT {
 
     @Test
     void failuresAreErrorsAndReachTheCallerUnchanged() {
-        AppRun run = enabled();
+        ClientAppRun run = enabled();
         JsonNode missing = clientSpan(run, "missing");
         assertThat(missing.path("status").asText()).isEqualTo("ERROR");
         assertThat(missing.path("tags").path("http.status_code").asText()).isEqualTo("404");
@@ -140,7 +110,7 @@ abstract class AbstractNetty3ClientIT {
         assertThat(run.has("RECEIVED", "refused")).isFalse();
 
         // the caller gets exactly what it gets without the plugin
-        AppRun baseline = disabled();
+        ClientAppRun baseline = disabled();
         for (String tag : List.of("reset", "refused")) {
             Map<String, String> error = run.first("ERROR", tag);
             Map<String, String> expected = baseline.first("ERROR", tag);
@@ -151,7 +121,7 @@ abstract class AbstractNetty3ClientIT {
 
     @Test
     void callsWithoutACurrentSpanAreCountedButNeitherTracedNorGivenHeaders() {
-        AppRun run = enabled();
+        ClientAppRun run = enabled();
         Set<String> channels = new HashSet<>();
         for (int i = 0; i < Netty3ClientApp.PLAIN_CALLS; i++) {
             assertThat(run.receivedTraceparent("plain" + i)).as("plain%d", i).isNull();
@@ -161,7 +131,7 @@ abstract class AbstractNetty3ClientIT {
             channels.add(run.first("STATUS", "plain" + i).get("channel"));
         }
         assertThat(channels).as("the untraced calls ran on one kept-alive connection").hasSize(1);
-        run.awaitAllMetricsStored(client);
+        awaitAllMetricsStored(run);
         List<String> urls = clientUrls(run);
         assertThat(urls).noneMatch(url -> url.contains("tag=plain"));
         assertThat(urls).anyMatch(url -> url.endsWith("tag=traced"));
@@ -169,12 +139,12 @@ abstract class AbstractNetty3ClientIT {
 
     @Test
     void concurrentCallsOnSeveralConnectionsEachGetTheirOwnSpan() {
-        AppRun run = enabled();
+        ClientAppRun run = enabled();
         Set<String> channels = new HashSet<>();
         for (int t = 0; t < Netty3ClientApp.CONCURRENT_THREADS; t++) {
             for (int i = 0; i < Netty3ClientApp.CONCURRENT_CALLS; i++) {
                 String tag = "conc" + t + "_" + i;
-                assertChildCall(run, tag, "/ok?tag=" + tag, run.port);
+                assertChildCall(run, tag, run.port(), "/ok?tag=" + tag);
                 channels.add(run.first("STATUS", tag).get("channel"));
             }
         }
@@ -183,7 +153,7 @@ abstract class AbstractNetty3ClientIT {
 
     @Test
     void pipelinedRequestsOnOneConnectionAreMatchedInOrder() {
-        AppRun run = enabled();
+        ClientAppRun run = enabled();
         TraceContext root = run.root("pipelined");
         JsonNode trace = awaitTrace(root, 1 + Netty3ClientApp.PIPELINED);
         Set<String> clientSpanIds = new HashSet<>();
@@ -204,76 +174,40 @@ abstract class AbstractNetty3ClientIT {
             // each span carries the URL of its own request
             JsonNode span = spanById(trace, sent.spanId());
             assertThat(span.path("tags").path("http.url").asText())
-                    .isEqualTo("http://127.0.0.1:" + run.pipelinePort + "/ok?tag=pipe" + i);
+                    .isEqualTo("http://127.0.0.1:" + run.serverPort("pipelinePort") + "/ok?tag=pipe" + i);
         }
         assertThat(received).isEqualTo(clientSpanIds);
     }
 
     @Test
     void inboundTracestateIsPassedOn() {
-        AppRun run = enabled();
-        Map<String, String> received = run.first("RECEIVED", "tracestate");
-        assertThat(received.get("tracestate")).isEqualTo("vendor=argus");
-        assertThat(TraceContext.parse(received.get("traceparent")).traceId())
-                .isEqualTo(run.first("INBOUND", "tracestate").get("traceId"));
+        ClientAppRun run = enabled();
+        assertTracestatePassedOn(run, "tracestate");
     }
 
     @Test
     void disabledPluginRecordsAndInstrumentsNothing() {
-        AppRun run = disabled();
+        ClientAppRun run = disabled();
         for (String tag : List.of("traced", "chunked", "big", "post", "plain0", "tracestate", "conc0_0", "pipe0")) {
             assertThat(run.has("STATUS", tag)).as(tag).isTrue();
             assertThat(run.receivedTraceparent(tag)).as(tag).isNull();
         }
         assertThat(run.first("STATUS", "missing").get("code")).isEqualTo("404");
-        run.awaitAllMetricsStored(client);
-        assertThat(run.clientRows(client, null)).isEmpty();
-        assertThat(run.gauge(client, "agent.classes.transformed")).isZero();
         // the hand-made server span is recorded by the core; the plugin adds nothing to it
-        JsonNode trace = awaitTrace(run.root("traced"), 1);
-        assertThat(trace.path("spans")).hasSize(1);
-        assertThat(trace.path("spans").get(0).path("kind").asText()).isEqualTo("SERVER");
+        assertNoClientRecorded(run, "traced");
+        assertThat(agentGauge(run.service, "agent.classes.transformed")).isZero();
     }
 
     // ---- shared assertions
 
-    static void assertTracedCall(AppRun run) {
-        JsonNode clientSpan = assertChildCall(run, "traced", "/ok?tag=traced", run.port);
-        assertThat(clientSpan.path("name").asText()).isEqualTo("GET 127.0.0.1");
-        assertThat(clientSpan.path("status").asText()).isNotEqualTo("ERROR");
-        JsonNode tags = clientSpan.path("tags");
-        assertThat(tags.path("http.method").asText()).isEqualTo("GET");
-        assertThat(tags.path("peer").asText()).isEqualTo("127.0.0.1:" + run.port);
-        assertThat(tags.path("http.status_code").asText()).isEqualTo("200");
-        assertThat(run.first("RECEIVED", "traced").get("traceparent")).endsWith("-01");
-        // the request kept the application's own header, and the call returned the real response
-        assertThat(run.first("RECEIVED", "traced").get("x-test")).isEqualTo("traced");
-        assertThat(run.first("STATUS", "traced").get("code")).isEqualTo("200");
-        assertThat(run.first("STATUS", "traced").get("body")).isEqualTo("hello-traced");
-        assertThat(run.gauge(client, "agent.advice.errors")).isZero();
+    static void assertTracedCall(ClientAppRun run) {
+        assertTracedGet(run, "traced");
+        assertThat(agentGauge(run.service, "agent.advice.errors")).isZero();
     }
 
-    /** The call's client span is the only child of its root, and the server received its context. */
-    static JsonNode assertChildCall(AppRun run, String tag, String pathAndQuery, int port) {
-        TraceContext root = run.root(tag);
-        assertThat(root).as("root of %s", tag).isNotNull();
-        JsonNode trace = awaitTrace(root, 2);
-        assertThat(trace.path("spans")).as("spans of %s", tag).hasSize(2);
-        JsonNode server = span(trace, "SERVER");
-        JsonNode clientSpan = span(trace, "CLIENT");
-        assertThat(server.path("spanId").asText()).isEqualToIgnoringCase(root.spanId());
-        assertThat(clientSpan.path("parentSpanId").asText()).isEqualToIgnoringCase(root.spanId());
-        assertThat(clientSpan.path("tags").path("http.url").asText()).isEqualTo("http://127.0.0.1:" + port + pathAndQuery);
-        TraceContext received = TraceContext.parse(run.receivedTraceparent(tag));
-        assertThat(received).as("traceparent received for %s", tag).isNotNull();
-        assertThat(received.traceId()).isEqualTo(root.traceId());
-        assertThat(received.spanId()).isEqualToIgnoringCase(clientSpan.path("spanId").asText());
-        return clientSpan;
-    }
-
-    static void assertCounts(AppRun run) {
-        run.awaitAllMetricsStored(client);
-        List<JsonNode> rows = run.clientRows(client, "127.0.0.1");
+    static void assertCounts(ClientAppRun run) {
+        awaitAllMetricsStored(run);
+        List<JsonNode> rows = clientRows(run, "127.0.0.1");
         long ok = 1 + 1 + 1 + Netty3ClientApp.PLAIN_CALLS + 1
                 + (long) Netty3ClientApp.CONCURRENT_THREADS * Netty3ClientApp.CONCURRENT_CALLS + Netty3ClientApp.PIPELINED;
         assertRow(rows, "GET", 200, ok, 0);
@@ -284,65 +218,11 @@ abstract class AbstractNetty3ClientIT {
         assertRow(rows, "HEAD", 200, 1, 0);
         assertRow(rows, "GET", 204, 1, 0);
         assertThat(rows).as("no other client rows: %s", rows).hasSize(7);
-        assertThat(run.clientRows(client, null)).hasSize(7);
+        assertThat(clientRows(run, null)).hasSize(7);
         // one more flush changes nothing
         long before = System.currentTimeMillis();
-        CollectorClient.await("a later metrics flush", WAIT, () -> latestFlush(run), t -> t > before + 1000);
-        assertThat(run.clientRows(client, "127.0.0.1")).isEqualTo(rows);
-    }
-
-    static void assertRow(List<JsonNode> rows, String method, int status, long count, long errors) {
-        JsonNode row = AppRun.row(rows, method, status);
-        assertThat(row).as("%s %d in %s", method, status, rows).isNotNull();
-        assertThat(row.path("count").asLong()).as("count of %s %d", method, status).isEqualTo(count);
-        assertThat(row.path("errors").asLong()).as("errors of %s %d", method, status).isEqualTo(errors);
-    }
-
-    static long latestFlush(AppRun run) {
-        long latest = 0;
-        for (JsonNode instance : client.jvmMetrics(run.service).path("instances")) {
-            for (JsonNode points : instance.path("series")) {
-                for (JsonNode point : points) {
-                    latest = Math.max(latest, point.get(0).asLong());
-                }
-            }
-        }
-        return latest;
-    }
-
-    static JsonNode clientSpan(AppRun run, String tag) {
-        TraceContext root = run.root(tag);
-        return span(awaitTrace(root, 2), "CLIENT");
-    }
-
-    static List<String> clientUrls(AppRun run) {
-        List<String> urls = new ArrayList<>();
-        for (JsonNode summary : client.traces(run.service, 200)) {
-            JsonNode trace = client.trace(summary.path("traceId").asText());
-            for (JsonNode span : trace.path("spans")) {
-                if ("CLIENT".equals(span.path("kind").asText())) {
-                    urls.add(span.path("tags").path("http.url").asText());
-                }
-            }
-        }
-        return urls;
-    }
-
-    static JsonNode awaitTrace(TraceContext root, int spans) {
-        return CollectorClient.await("trace " + root.traceId() + " with " + spans + " spans", WAIT,
-                () -> client.trace(root.traceId()), t -> t.path("spans").size() >= spans);
-    }
-
-    static JsonNode span(JsonNode trace, String kind) {
-        JsonNode found = null;
-        for (JsonNode span : trace.path("spans")) {
-            if (kind.equals(span.path("kind").asText())) {
-                assertThat(found).as("only one %s span in %s", kind, trace).isNull();
-                found = span;
-            }
-        }
-        assertThat(found).as("a %s span in %s", kind, trace).isNotNull();
-        return found;
+        CollectorClient.await("a later metrics flush", WAIT, () -> latestFlush(run.service), t -> t > before + 1000);
+        assertThat(clientRows(run, "127.0.0.1")).isEqualTo(rows);
     }
 
     static JsonNode spanById(JsonNode trace, String spanId) {

@@ -1,9 +1,8 @@
 package io.argus.plugin.netty3;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.argus.plugin.netty3.AppRun.TraceContext;
 import io.argus.plugin.netty3.app.Netty3ClientApp;
 import io.argus.testing.AgentApp;
+import io.argus.testing.ClientAppRun;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -24,27 +23,21 @@ class Netty3NewestIT extends AbstractNetty3ClientIT {
     void tracesAndCountsOnTheNewestJdk() {
         List<String> homes = AgentApp.javaHomes();
         Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        AppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
+        ClientAppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
         assertTracedCall(run);
         assertCounts(run);
     }
 
     @Test
     void atZeroPercentOnlyTheSampledInboundContextIsPropagatedAndEveryCallIsCounted() {
-        AppRun run = run("zero", JDK, 0, Map.of());
+        ClientAppRun run = run("zero", JDK, 0, Map.of());
         // roots without a sampled inbound context are not traced: no client span, no header
         for (String tag : List.of("traced", "chunked", "plain0", "conc0_0", "pipe0")) {
             assertThat(run.receivedTraceparent(tag)).as(tag).isNull();
         }
         assertThat(run.root("traced")).isNull();
         // a sampled inbound context is honoured: the downstream joins it under the client span
-        String inbound = run.first("INBOUND", "tracestate").get("traceId");
-        JsonNode trace = awaitTrace(new TraceContext(inbound, "0"), 2);
-        JsonNode clientSpan = span(trace, "CLIENT");
-        TraceContext received = TraceContext.parse(run.receivedTraceparent("tracestate"));
-        assertThat(received.traceId()).isEqualTo(inbound);
-        assertThat(received.spanId()).isEqualToIgnoringCase(clientSpan.path("spanId").asText());
-        assertThat(clientSpan.path("parentSpanId").asText()).isEqualToIgnoringCase(span(trace, "SERVER").path("spanId").asText());
+        assertInboundContextFollowed(run, "tracestate");
         assertCounts(run);
         assertThat(Netty3ClientApp.PLAIN_CALLS).isPositive();
     }

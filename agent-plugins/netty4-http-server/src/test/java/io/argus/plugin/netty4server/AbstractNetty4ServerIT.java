@@ -1,11 +1,9 @@
 package io.argus.plugin.netty4server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.testing.AbstractServerPluginIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
-import io.argus.testing.TestCollector;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -29,10 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,39 +37,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it over real HTTP (the JDK client, and raw sockets for pipelining and aborted requests) and
  * asserts only what the real collector in this JVM returns.
  */
-abstract class AbstractNetty4ServerIT {
+abstract class AbstractNetty4ServerIT extends AbstractServerPluginIT {
 
-    static final int N = 5;
     static final int ECHO_BYTES = 300_000;
-    static final Duration WAIT = Duration.ofSeconds(30);
-    static final String JDK = System.getProperty("java.home");
 
-    static TestCollector collector;
-    static CollectorClient api;
-
-    // fresh ids per test: all runs of a class share one collector
-    final String w3cTrace = hex(32);
-    final String w3cParent = hex(16);
+    // more inbound trace ids, fresh per test: all runs of a class share one collector
     final String unsampledTrace = hex(32);
     final String pipe1Trace = hex(32);
     final String pipe3Trace = hex(32);
-    final String b3Trace = hex(32);
-    final String b3Span = hex(16);
-    final String b3MultiTrace = hex(32);
-    final String b3MultiSpan = hex(16);
-
-    @BeforeAll
-    static void startCollector() {
-        collector = TestCollector.start();
-        api = collector.client();
-    }
-
-    @AfterAll
-    static void stopCollector() {
-        if (collector != null) {
-            collector.close();
-        }
-    }
 
     /** The Netty version under test (a folder of target/netty4/). */
     abstract String version();
@@ -199,11 +169,7 @@ abstract class AbstractNetty4ServerIT {
 
             // client calls made by the handlers: one per /hello or /echo request
             assertThat(clientCount(service, "downstream")).isEqualTo(N + 7);
-            // nothing is counted twice: one more metrics flush changes no count
-            awaitFlushAfter(service, System.currentTimeMillis());
-            assertThat(counts(serverMetrics(service))).isEqualTo(counts(metrics));
-            assertThat(api.traces(service, 100)).hasSize(traced);
-            assertThat(gauge(service, "agent.advice.errors")).isZero();
+            assertCountedOnce(service, metrics, traced);
         }
     }
 
@@ -243,10 +209,10 @@ abstract class AbstractNetty4ServerIT {
             assertThat(pending.get().headers().firstValue("x-current").orElse("?")).contains(asyncTrace);
             assertJoined(asyncTrace, w3cParent, "/async", 1);
 
-            assertJoined(w3cTrace, w3cParent, "/hello/w3c");
-            assertJoined(b3Trace, b3Span, "/hello/b3");
-            assertJoined(b3MultiTrace, b3MultiSpan, "/hello/b3multi");
-            assertJoined(pipe1Trace, w3cParent, "/hello/pipe1");
+            assertJoined(w3cTrace, w3cParent, "/hello/w3c", 2);
+            assertJoined(b3Trace, b3Span, "/hello/b3", 2);
+            assertJoined(b3MultiTrace, b3MultiSpan, "/hello/b3multi", 2);
+            assertJoined(pipe1Trace, w3cParent, "/hello/pipe1", 2);
             awaitServerMetrics(service, Map.of("GET /hello/plain 200", 3L, "GET /hello/w3c 200", 1L,
                     "GET /hello/after 200", 1L, "GET /hello/b3 200", 1L, "GET /hello/b3multi 200", 1L,
                     "GET /stream 200", 1L, "GET /hello/pipe1 200", 1L, "GET /hello/pipe2 200", 1L,
@@ -254,7 +220,7 @@ abstract class AbstractNetty4ServerIT {
             // the untraced requests went first, so their spans would be stored by now
             assertThat(rootNames(list(api.traces(service, 100)))).containsExactlyInAnyOrder(
                     "GET /hello/w3c", "GET /hello/b3", "GET /hello/b3multi", "GET /hello/pipe1", "GET /async");
-            assertThat(gauge(service, "agent.advice.errors")).isZero();
+            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
         }
     }
 
@@ -277,31 +243,27 @@ abstract class AbstractNetty4ServerIT {
             awaitFlushAfter(service, System.currentTimeMillis());
             assertThat(api.traces(service, 100)).isEmpty();
             assertThat(serverMetrics(service)).isEmpty();
-            assertThat(gauge(service, "agent.classes.transformed")).isZero();
+            assertThat(agentGauge(service, "agent.classes.transformed")).isZero();
         }
     }
 
     // ---- helpers: the application
 
-    String service(String scenario, String javaHome) {
-        String jdk = javaHome.equals(JDK) ? "jdk" + Runtime.version().feature() : Paths.get(javaHome).getFileName().toString();
-        return "netty4-" + version() + "-" + scenario + "-" + jdk;
+    @Override
+    protected String mainClass() {
+        return "io.argus.plugin.netty4server.app.Netty4ServerApp";
     }
 
-    AgentApp.Builder start(String service, String javaHome, int samplingRate) {
+    @Override
+    protected String classpath() {
         Path jars = Paths.get(System.getProperty("argus.test.netty4.jars"), version());
         assertThat(Files.isDirectory(jars)).as("jars of Netty %s in %s", version(), jars).isTrue();
-        AgentApp.Builder builder = AgentApp.builder("io.argus.plugin.netty4server.app.Netty4ServerApp")
-                .javaHome(javaHome)
-                .service(service)
-                .collector(collector.ingestPort())
-                .samplingRate(samplingRate)
-                .classpath(System.getProperty("argus.test.netty4.app") + java.io.File.pathSeparator + jars.resolve("*"));
-        String logs = System.getProperty("argus.test.logs");
-        if (logs != null) {
-            builder.logTo(Paths.get(logs, service + ".log"));
-        }
-        return builder;
+        return System.getProperty("argus.test.netty4.app") + java.io.File.pathSeparator + jars.resolve("*");
+    }
+
+    @Override
+    protected String servicePrefix() {
+        return "netty4-" + version();
     }
 
     record Ports(int main, int stream) {
@@ -313,26 +275,8 @@ abstract class AbstractNetty4ServerIT {
      */
     static Ports readyPorts(AgentApp app, String service) {
         Matcher m = app.awaitLine("READY port=(\\d+) streamPort=(\\d+)", WAIT);
-        CollectorClient.await("agent of " + service + " connected", WAIT, api::agents, agents -> {
-            for (JsonNode agent : agents) {
-                if (service.equals(agent.path("service").asText()) && agent.path("connected").asBoolean()) {
-                    return true;
-                }
-            }
-            return false;
-        });
+        CollectorClient.await("agent of " + service + " connected", WAIT, () -> api.agentConnected(service), connected -> connected);
         return new Ports(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
-    }
-
-    static String pluginsLoaded(AgentApp app) {
-        return app.awaitLine("\\[argus\\] .*plugins=\\[([^\\]]*)\\]", WAIT).group(1);
-    }
-
-    static void assertAgentInternalsHidden(AgentApp app) {
-        Matcher visibility = app.awaitLine("VISIBILITY bytebuddy=(\\w+) core=(\\w+) bridge=(\\w+)", WAIT);
-        assertThat(visibility.group(1)).as("agent's ByteBuddy visible to the application").isEqualTo("false");
-        assertThat(visibility.group(2)).as("agent core visible to the application").isEqualTo("false");
-        assertThat(visibility.group(3)).as("bridge on the bootstrap path").isEqualTo("true");
     }
 
     record Reply(int status, String current, String body) {
@@ -402,83 +346,24 @@ abstract class AbstractNetty4ServerIT {
 
     // ---- helpers: the collector
 
-    static Map<String, JsonNode> serverMetrics(String service) {
-        return list(api.httpMetrics(service)).stream()
-                .filter(row -> row.path("kind").asText().equals("server"))
-                .collect(Collectors.toMap(row -> row.path("method").asText() + " " + row.path("target").asText()
-                        + " " + row.path("status").asInt(), row -> row));
-    }
-
     static long clientCount(String service, String host) {
         return list(api.httpMetrics(service)).stream()
                 .filter(row -> row.path("kind").asText().equals("client") && row.path("target").asText().equals(host))
                 .mapToLong(row -> row.path("count").asLong()).sum();
     }
 
-    static Map<String, Long> counts(Map<String, JsonNode> metrics) {
-        return metrics.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().path("count").asLong()));
-    }
-
-    static Map<String, JsonNode> awaitServerMetrics(String service, Map<String, Long> expected) {
-        return CollectorClient.await("server metrics " + expected, WAIT, () -> serverMetrics(service),
-                rows -> counts(rows).equals(expected));
-    }
-
-    static List<JsonNode> awaitTraces(String service, int count) {
-        return CollectorClient.await(count + " traces of " + service, WAIT,
-                () -> list(api.traces(service, 100)), traces -> traces.size() >= count);
-    }
-
-    static List<String> rootNames(List<JsonNode> traces) {
-        return traces.stream().map(t -> t.path("rootName").asText()).collect(Collectors.toList());
-    }
-
-    static String traceIdOf(List<JsonNode> traces, String rootName) {
-        return traces.stream().filter(t -> t.path("rootName").asText().equals(rootName))
-                .map(t -> t.path("traceId").asText()).findFirst().orElseThrow();
-    }
-
+    /** A trace once it holds {@code spans} spans, and no more. */
     static JsonNode awaitSpans(String traceId, int spans) {
-        JsonNode trace = CollectorClient.await("trace " + traceId + " with " + spans + " spans", WAIT,
-                () -> api.trace(traceId), t -> t.path("spans").size() >= spans);
+        JsonNode trace = awaitTrace(traceId, spans);
         assertThat(trace.path("spans")).as("spans of trace %s", traceId).hasSize(spans);
         return trace;
-    }
-
-    static JsonNode span(JsonNode trace, String kind) {
-        JsonNode found = null;
-        for (JsonNode span : trace.path("spans")) {
-            if (kind.equals(span.path("kind").asText())) {
-                assertThat(found).as("only one %s span in %s", kind, trace).isNull();
-                found = span;
-            }
-        }
-        assertThat(found).as("a %s span in %s", kind, trace).isNotNull();
-        return found;
-    }
-
-    static boolean isRoot(JsonNode span) {
-        JsonNode parent = span.path("parentSpanId");
-        return parent.isMissingNode() || parent.isNull() || parent.asText().isEmpty()
-                || parent.asText().equals("0000000000000000");
-    }
-
-    static void assertServerSpan(JsonNode span, String method, String path, int status) {
-        assertThat(span.path("name").asText()).isEqualTo(method + " " + path);
-        assertThat(span.path("kind").asText()).isEqualToIgnoringCase("server");
-        assertThat(span.path("tags").path("http.method").asText()).isEqualTo(method);
-        assertThat(span.path("tags").path("http.path").asText()).isEqualTo(path);
-        assertThat(span.path("tags").path("http.status_code").asText()).isEqualTo(String.valueOf(status));
-        assertThat(span.path("status").asText()).as("status of %s", path).isEqualToIgnoringCase(status >= 500 ? "error" : "ok");
-        assertThat(span.path("durationNanos").asLong()).isPositive();
     }
 
     /** {@code x-current} names a server span of the collector, the one of its own request. */
     static void assertCurrentIsServerSpan(String current) {
         assertThat(current).startsWith("00-");
         String traceId = current.split("-")[1];
-        JsonNode server = span(CollectorClient.await("trace " + traceId, WAIT, () -> api.trace(traceId),
-                t -> t.path("spans").size() > 0), "SERVER");
+        JsonNode server = span(awaitTrace(traceId, 1), "SERVER");
         assertThat(spanIdOf(current)).isEqualTo(server.path("spanId").asText());
     }
 
@@ -486,54 +371,10 @@ abstract class AbstractNetty4ServerIT {
         return traceparent.split("-")[2];
     }
 
-    static void assertJoined(String traceId, String parentSpanId, String path) {
-        assertJoined(traceId, parentSpanId, path, 2);
-    }
-
+    /** The request to {@code path} joined the inbound trace, whose server span (of {@code spans} spans) is a child of the inbound parent. */
     static void assertJoined(String traceId, String parentSpanId, String path, int spans) {
         JsonNode server = span(awaitSpans(traceId, spans), "SERVER");
         assertServerSpan(server, "GET", path, 200);
         assertThat(server.path("parentSpanId").asText()).isEqualTo(parentSpanId);
-    }
-
-    static void awaitFlushAfter(String service, long epochMillis) {
-        CollectorClient.await("a metrics flush of " + service + " after " + epochMillis, WAIT,
-                () -> latestGaugeTime(service), t -> t > epochMillis);
-    }
-
-    private static long latestGaugeTime(String service) {
-        long latest = 0;
-        for (JsonNode instance : api.jvmMetrics(service).path("instances")) {
-            for (JsonNode points : instance.path("series")) {
-                for (JsonNode point : points) {
-                    latest = Math.max(latest, point.get(0).asLong());
-                }
-            }
-        }
-        return latest;
-    }
-
-    static double gauge(String service, String name) {
-        JsonNode instances = CollectorClient.await("gauges of " + service, WAIT, () -> api.jvmMetrics(service).path("instances"),
-                i -> i.size() == 1 && i.get(0).path("latest").path(name).isNumber());
-        return instances.get(0).path("latest").path(name).asDouble();
-    }
-
-    static String hex(int digits) {
-        StringBuilder out = new StringBuilder(digits);
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        out.append("0123456789abcdef".charAt(1 + random.nextInt(15)));
-        while (out.length() < digits) {
-            out.append("0123456789abcdef".charAt(random.nextInt(16)));
-        }
-        return out.toString();
-    }
-
-    static List<JsonNode> list(JsonNode array) {
-        List<JsonNode> out = new ArrayList<>();
-        if (array != null) {
-            StreamSupport.stream(array.spliterator(), false).forEach(out::add);
-        }
-        return out;
     }
 }

@@ -33,7 +33,7 @@ class Jetty12WithPluginIT extends AbstractServletIT {
     }
 
     @Override
-    String mainClass() {
+    protected String mainClass() {
         return "io.argus.plugin.servlet.app.Jetty12Main";
     }
 

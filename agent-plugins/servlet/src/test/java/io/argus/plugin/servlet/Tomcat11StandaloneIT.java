@@ -34,7 +34,7 @@ class Tomcat11StandaloneIT extends AbstractServletIT {
 
     @Test
     void joinsInboundContextAtZeroPercent() throws Exception {
-        joinsInboundSampledContextAtZeroPercent();
+        verifyJoinsInboundSampledContextAtZeroPercent();
     }
 
     @Test

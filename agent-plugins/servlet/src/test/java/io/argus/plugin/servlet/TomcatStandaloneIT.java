@@ -32,7 +32,7 @@ class TomcatStandaloneIT extends AbstractServletIT {
 
     @Test
     void joinsInboundContextAtZeroPercent() throws Exception {
-        joinsInboundSampledContextAtZeroPercent();
+        verifyJoinsInboundSampledContextAtZeroPercent();
     }
 
     @Test

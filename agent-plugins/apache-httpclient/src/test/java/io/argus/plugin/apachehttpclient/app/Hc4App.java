@@ -1,5 +1,6 @@
 package io.argus.plugin.apachehttpclient.app;
 
+import io.argus.testing.app.Downstream;
 import org.apache.http.Header;
 import org.apache.http.HttpHost;
 import org.apache.http.HttpRequest;
@@ -12,8 +13,8 @@ import org.apache.http.impl.client.HttpClients;
 import org.apache.http.message.BasicHttpRequest;
 import org.apache.http.util.EntityUtils;
 
-import static io.argus.plugin.apachehttpclient.app.Downstream.plain;
-import static io.argus.plugin.apachehttpclient.app.Downstream.traced;
+import static io.argus.testing.app.Downstream.plain;
+import static io.argus.testing.app.Downstream.traced;
 
 /**
  * The HttpClient 4.x application under test (compiled against 4.3, run with each tested 4.x release).
@@ -91,7 +92,7 @@ public final class Hc4App {
         // an inbound tracestate is passed on
         Downstream.tracedWithState("tracestate", "vendor=argus",
                 () -> send(client, get(down.url("/ok", "tracestate"), "tracestate"), "tracestate"));
-        down.finish();
+        Downstream.finish();
     }
 
     private static HttpGet get(String url, String tag) {

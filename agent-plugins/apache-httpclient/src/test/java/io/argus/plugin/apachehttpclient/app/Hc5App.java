@@ -1,5 +1,6 @@
 package io.argus.plugin.apachehttpclient.app;
 
+import io.argus.testing.app.Downstream;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -13,8 +14,8 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
 
-import static io.argus.plugin.apachehttpclient.app.Downstream.plain;
-import static io.argus.plugin.apachehttpclient.app.Downstream.traced;
+import static io.argus.testing.app.Downstream.plain;
+import static io.argus.testing.app.Downstream.traced;
 
 /**
  * The HttpClient 5.x (classic API) application under test (compiled against 5.0, run with each tested
@@ -78,7 +79,7 @@ public final class Hc5App {
         plain("missing", () -> send(client, get(down.url("/missing", "missing"), "missing"), "missing"));
         Downstream.tracedWithState("tracestate", "vendor=argus",
                 () -> send(client, get(down.url("/ok", "tracestate"), "tracestate"), "tracestate"));
-        down.finish();
+        Downstream.finish();
     }
 
     private static HttpGet get(String url, String tag) {

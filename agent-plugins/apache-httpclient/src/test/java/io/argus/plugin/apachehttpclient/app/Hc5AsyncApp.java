@@ -1,6 +1,7 @@
 package io.argus.plugin.apachehttpclient.app;
 
 import io.argus.bridge.Argus;
+import io.argus.testing.app.Downstream;
 import org.apache.hc.client5.http.async.methods.AbstractCharResponseConsumer;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
@@ -23,8 +24,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static io.argus.plugin.apachehttpclient.app.Downstream.plain;
-import static io.argus.plugin.apachehttpclient.app.Downstream.traced;
+import static io.argus.testing.app.Downstream.plain;
+import static io.argus.testing.app.Downstream.traced;
 
 /**
  * The HttpClient 5.x async application under test (compiled against 5.0, run with each tested 5.x
@@ -94,7 +95,7 @@ public final class Hc5AsyncApp {
         });
         Downstream.tracedWithState("async-tracestate", "vendor=argus",
                 () -> send(client, get(down.url("/ok", "async-tracestate"), "async-tracestate"), "async-tracestate"));
-        down.finish();
+        Downstream.finish();
     }
 
     private static SimpleHttpRequest get(String url, String tag) {

@@ -1,12 +1,8 @@
 package io.argus.plugin.urlconnection.app;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.testing.app.Downstream;
 
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
@@ -24,7 +20,6 @@ import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ResponseCache;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLConnection;
@@ -33,32 +28,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import static io.argus.testing.app.Downstream.plain;
+import static io.argus.testing.app.Downstream.status;
+import static io.argus.testing.app.Downstream.traced;
+import static io.argus.testing.app.Downstream.tracedWithState;
+
 /**
- * The application under test, forked with the agent. It runs a JDK {@code HttpServer} and an
- * {@code HttpsServer} on the loopback address as the downstream service (they print every trace
- * header they receive), makes the calls the test expects with {@code HttpURLConnection} in the ways
- * applications use it, prints what happened, then stays alive until the test stops it.
- *
- * <p>There is no server plugin in the test agent, so a traced call gets its parent span from
- * {@link Argus#serverStart} called directly, as a server plugin would.
- *
- * <p>Output lines, one per event:
- * <ul>
- *   <li>{@code SERVER port=<n> httpsPort=<n> closedPort=<n>}</li>
- *   <li>{@code RECEIVED tag=<tag> method=<m> traceparent=<value|null> tracestate=<value|null> x-test=<value>
- *       body=<request body>}</li>
- *   <li>{@code ROOT tag=<tag> traceparent=<parent span>}</li>
- *   <li>{@code INBOUND tag=tracestate traceId=<id of the inbound trace context>}</li>
- *   <li>{@code STATUS tag=<tag> code=<n> body=<response body>}</li>
- *   <li>{@code ERROR tag=<tag> class=<exception class> message=<message>}</li>
- *   <li>{@code DONE}, then {@code AFTER} once the {@code /after} marker (a server span) is recorded</li>
- * </ul>
+ * The application under test, forked with the agent. It runs agent-testing-app's {@link Downstream}
+ * server, and the same paths over HTTPS, on the loopback address as the downstream service, makes the
+ * calls the test expects with {@code HttpURLConnection} in the ways applications use it, prints what
+ * happened (the lines of {@link Downstream}; its SERVER line also has {@code httpsPort=<n>}), then stays
+ * alive until the test stops it.
  */
 public final class UrlConnectionApp {
 
@@ -67,32 +53,18 @@ public final class UrlConnectionApp {
     private UrlConnectionApp() {
     }
 
-    /** One call, made the way the test needs it. */
-    private interface Call {
-        void run() throws IOException;
-    }
-
     public static void main(String[] args) throws Exception {
-        HttpHandler handler = UrlConnectionApp::handle;
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        HttpServer server = HttpServer.create(new InetSocketAddress(loopback, 0), 0);
-        server.createContext("/", handler);
-        server.start();
+        Downstream downstream = Downstream.create(Collections.emptyMap());
         SSLContext tls = selfSignedTls();
-        HttpsServer httpsServer = HttpsServer.create(new InetSocketAddress(loopback, 0), 0);
+        HttpsServer httpsServer = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         httpsServer.setHttpsConfigurator(new HttpsConfigurator(tls));
-        httpsServer.createContext("/", handler);
+        httpsServer.createContext("/", downstream.handler());
         httpsServer.start();
         trustEveryone(tls);
-        int port = server.getAddress().getPort();
         int httpsPort = httpsServer.getAddress().getPort();
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, loopback)) {
-            closedPort = socket.getLocalPort();
-        }
-        System.out.println("SERVER port=" + port + " httpsPort=" + httpsPort + " closedPort=" + closedPort);
-        String base = "http://127.0.0.1:" + port;
-        String refused = "http://127.0.0.1:" + closedPort;
+        downstream.printServer("httpsPort=" + httpsPort);
+        String base = downstream.base;
+        String refused = "http://127.0.0.1:" + downstream.closedPort;
 
         // traced: getResponseCode() first (it calls getInputStream() itself), then the body
         traced("traced", () -> get(base + "/ok?tag=traced", "traced", true));
@@ -113,8 +85,8 @@ public final class UrlConnectionApp {
             get(base + "/ok?tag=plain" + i, "plain" + i, false);
         }
         post(base + "/ok?tag=post-stream", "post-stream", true);
-        call("refused-plain", () -> get(refused + "/refused?tag=refused-plain", "refused-plain", false));
-        call("missing", () -> {
+        plain("refused-plain", () -> get(refused + "/refused?tag=refused-plain", "refused-plain", false));
+        plain("missing", () -> {
             HttpURLConnection c = open(base + "/missing?tag=missing", "missing");
             int code = c.getResponseCode();
             status("missing", code, read(c.getErrorStream()));
@@ -123,50 +95,17 @@ public final class UrlConnectionApp {
         // a response served by a java.net.ResponseCache, without any network I/O
         ResponseCache.setDefault(new OneResponseCache());
         try {
-            call("cached", () -> get("http://cache.invalid/cached?tag=cached", "cached", false));
+            plain("cached", () -> get("http://cache.invalid/cached?tag=cached", "cached", false));
         } finally {
             ResponseCache.setDefault(null);
         }
         // an inbound tracestate is passed on
-        String inboundTraceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong(),
-                ThreadLocalRandom.current().nextLong());
-        System.out.println("INBOUND tag=tracestate traceId=" + inboundTraceId);
-        ActiveSpan withState = Argus.serverStart("GET", "/with-state",
-                "00-" + inboundTraceId + "-b7ad6b7169203331-01", "vendor=argus", null);
-        long t0 = System.nanoTime();
-        printRoot("tracestate", withState);
-        call("tracestate", () -> get(base + "/ok?tag=tracestate", "tracestate", false));
-        Argus.serverEnd(withState, t0, "GET", "/with-state", 200, null);
+        tracedWithState("tracestate", "vendor=argus", () -> get(base + "/ok?tag=tracestate", "tracestate", false));
         // HTTPS goes through the same code (HttpsURLConnectionImpl delegates to a subclass)
         String httpsBase = "https://localhost:" + httpsPort;
         traced("https-traced", () -> get(httpsBase + "/ok?tag=https-traced", "https-traced", true));
-        call("https-plain", () -> get(httpsBase + "/ok?tag=https-plain", "https-plain", false));
-
-        System.out.println("DONE");
-        // a marker recorded well after the last call: once the collector shows it, every metric of
-        // the calls above has been flushed (the test agent flushes metrics every second)
-        Thread.sleep(1500);
-        ActiveSpan after = Argus.serverStart("GET", "/after", null, null, null);
-        Argus.serverEnd(after, System.nanoTime(), "GET", "/after", 200, null);
-        System.out.println("AFTER");
-        Thread.sleep(Long.MAX_VALUE);
-    }
-
-    private static void handle(HttpExchange exchange) throws IOException {
-        String query = exchange.getRequestURI().getRawQuery();
-        String tag = query != null && query.startsWith("tag=") ? query.substring(4) : "?";
-        String requestBody = read(exchange.getRequestBody());
-        System.out.println("RECEIVED tag=" + tag + " method=" + exchange.getRequestMethod()
-                + " traceparent=" + exchange.getRequestHeaders().getFirst("traceparent")
-                + " tracestate=" + exchange.getRequestHeaders().getFirst("tracestate")
-                + " x-test=" + exchange.getRequestHeaders().getFirst("x-test")
-                + " body=" + (requestBody.isEmpty() ? "-" : requestBody));
-        byte[] body = ("hello-" + tag).getBytes(StandardCharsets.UTF_8);
-        int status = exchange.getRequestURI().getPath().equals("/missing") ? 404 : 200;
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+        plain("https-plain", () -> get(httpsBase + "/ok?tag=https-plain", "https-plain", false));
+        Downstream.finish();
     }
 
     private static HttpURLConnection open(String url, String tag) throws IOException {
@@ -199,33 +138,6 @@ public final class UrlConnectionApp {
             out.write(body);
         }
         status(tag, c.getResponseCode(), read(c.getInputStream()));
-    }
-
-    private static void traced(String tag, Call call) {
-        ActiveSpan root = Argus.serverStart("GET", "/test-" + tag, null, null, null);
-        long start = System.nanoTime();
-        printRoot(tag, root);
-        try {
-            call(tag, call);
-        } finally {
-            Argus.serverEnd(root, start, "GET", "/test-" + tag, 200, null);
-        }
-    }
-
-    private static void call(String tag, Call call) {
-        try {
-            call.run();
-        } catch (IOException e) {
-            System.out.println("ERROR tag=" + tag + " class=" + e.getClass().getName() + " message=" + e.getMessage());
-        }
-    }
-
-    private static void printRoot(String tag, ActiveSpan root) {
-        System.out.println("ROOT tag=" + tag + " traceparent=" + (root == null ? null : root.traceparent()));
-    }
-
-    private static void status(String tag, int code, String body) {
-        System.out.println("STATUS tag=" + tag + " code=" + code + " body=" + body);
     }
 
     private static String read(InputStream in) throws IOException {

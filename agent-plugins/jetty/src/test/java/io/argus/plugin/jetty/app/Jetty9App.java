@@ -1,5 +1,6 @@
 package io.argus.plugin.jetty.app;
 
+import io.argus.testing.app.ClassVisibility;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.servlet.ServletContextHandler;
@@ -81,7 +82,7 @@ public final class Jetty9App {
         context.addServlet(async, "/async");
         server.setHandler(context);
         server.start();
-        AppSupport.printClassVisibility(Jetty9App.class);
+        ClassVisibility.print(Jetty9App.class);
         System.out.println("READY port=" + connector.getLocalPort() + " jetty=" + Server.getVersion());
         server.join();
     }

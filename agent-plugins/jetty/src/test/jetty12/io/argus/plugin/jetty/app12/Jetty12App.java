@@ -1,5 +1,6 @@
 package io.argus.plugin.jetty.app12;
 
+import io.argus.testing.app.ClassVisibility;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -61,8 +62,7 @@ public final class Jetty12App {
             }
         });
         server.start();
-        System.out.println("VISIBILITY bytebuddy=" + visible("io.argus.shaded.net.bytebuddy.ByteBuddy")
-                + " core=" + visible("io.argus.core.AgentRuntime") + " bridge=" + visible("io.argus.bridge.Argus"));
+        ClassVisibility.print(Jetty12App.class);
         System.out.println("READY port=" + connector.getLocalPort() + " jetty=" + Server.getVersion());
         server.join();
     }
@@ -71,14 +71,5 @@ public final class Jetty12App {
         response.setStatus(status);
         response.getHeaders().put("Content-Type", "text/plain");
         response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
-    }
-
-    private static boolean visible(String name) {
-        try {
-            Class.forName(name, false, Jetty12App.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 }

@@ -1,9 +1,7 @@
 package io.argus.plugin.netty3.app;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.testing.app.Downstream;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 
 import java.io.BufferedReader;
@@ -11,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URL;
@@ -19,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -26,24 +24,20 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The application under test, forked with the agent: a {@link DruidStyleClient} (Netty 3, built like
- * Apache Druid's {@code NettyHttpClient}) calling a JDK {@code HttpServer} on 127.0.0.1 that prints
- * the trace headers it receives. Calls are made on "query" threads, as Druid's broker does, each
- * under a server span started by hand through {@link Argus#serverStart} (the test agent has no
- * server plugin), so the client span has a parent. Output lines:
- * <ul>
- *   <li>{@code SERVER port=<n> closedPort=<n> pipelinePort=<n>}</li>
- *   <li>{@code RECEIVED tag=<tag> method=<m> traceparent=<value|null> tracestate=<value|null> x-test=<value>}</li>
- *   <li>{@code ROOT tag=<tag> traceparent=<parent span|null>}</li>
- *   <li>{@code INBOUND tag=tracestate traceId=<id>}</li>
- *   <li>{@code STATUS tag=<tag> code=<n> chunks=<n> length=<body length> channel=<id> body=<body, if short>}</li>
- *   <li>{@code ERROR tag=<tag> class=<exception class> message=<message without spaces>}</li>
- *   <li>{@code DONE}, then {@code AFTER} once the {@code /after} marker (a server span) is recorded</li>
- * </ul>
+ * Apache Druid's {@code NettyHttpClient}) calling agent-testing-app's {@link Downstream} server, with
+ * paths of its own (below). Calls are made on "query" threads, as Druid's broker does, each under a
+ * server span started by hand (the test agent has no server plugin), so the client span has a parent.
+ * It prints the lines of {@link Downstream}: SERVER also with {@code pipelinePort=<n>}, STATUS with
+ * {@code chunks=<n> length=<body length> channel=<id>} and the body only if short.
+ *
+ * <p>Paths of its own: {@code /chunked} (two chunks, {@value #CHUNK_PAUSE_MS} ms apart), {@code /big}
+ * ({@value #BIG_BODY} bytes), {@code /nocontent} (204), {@code /reset} (the connection closed without a
+ * response), and HEAD on {@code /ok}. A second, minimal server on {@code pipelinePort} answers pipelined
+ * GETs in order.
  */
 public final class Netty3ClientApp {
 
@@ -57,22 +51,40 @@ public final class Netty3ClientApp {
     private static final ExecutorService QUERY_THREADS = Executors.newFixedThreadPool(CONCURRENT_THREADS);
 
     public static void main(String[] args) throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        server.setExecutor(Executors.newFixedThreadPool(8));
-        server.createContext("/", Netty3ClientApp::serve);
-        server.start();
-        int port = server.getAddress().getPort();
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
+        Map<String, Downstream.Route> routes = new HashMap<>();
+        routes.put("/chunked", (exchange, tag, body) -> chunked(exchange));
+        routes.put("/big", (exchange, tag, body) -> {
+            byte[] big = new byte[BIG_BODY];
+            Arrays.fill(big, (byte) 'x');
+            Downstream.respond(exchange, 200, big);
+        });
+        routes.put("/nocontent", (exchange, tag, body) -> {
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        routes.put("/reset", (exchange, tag, body) -> {
+            // no response at all: the server closes the connection
+            throw new IOException("no response for /reset");
+        });
+        routes.put("/ok", (exchange, tag, body) -> {
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                // the length of the body a GET would get, and no body
+                exchange.getResponseHeaders().add("Content-Length", "11");
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            } else {
+                Downstream.respond(exchange, 200, Downstream.hello(tag));
+            }
+        });
+        Downstream downstream = Downstream.create(routes);
         ServerSocket pipelineServer = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
         Thread pipelineThread = new Thread(() -> servePipelined(pipelineServer), "pipeline-server");
         pipelineThread.setDaemon(true);
         pipelineThread.start();
-        System.out.println("SERVER port=" + port + " closedPort=" + closedPort + " pipelinePort=" + pipelineServer.getLocalPort());
-        String base = "http://127.0.0.1:" + port;
-        awaitGate();
+        downstream.printServer("pipelinePort=" + pipelineServer.getLocalPort());
+        String base = downstream.base;
+        int closedPort = downstream.closedPort;
+        Downstream.awaitGate();
 
         try (DruidStyleClient client = new DruidStyleClient()) {
             // 1. traced calls: fixed length, chunked with a pause between chunks, a body larger than
@@ -96,20 +108,8 @@ public final class Netty3ClientApp {
                 onQueryThread(() -> call(client, HttpMethod.GET, base + "/ok?tag=" + tag, tag, null));
             }
             // 4. an inbound tracestate is passed on
-            String inboundTraceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong() | 1,
-                    ThreadLocalRandom.current().nextLong());
-            System.out.println("INBOUND tag=tracestate traceId=" + inboundTraceId);
-            onQueryThread(() -> {
-                ActiveSpan root = Argus.serverStart("GET", "/test-tracestate",
-                        "00-" + inboundTraceId + "-b7ad6b7169203331-01", "vendor=argus", null);
-                long t0 = System.nanoTime();
-                printRoot("tracestate", root);
-                try {
-                    call(client, HttpMethod.GET, base + "/ok?tag=tracestate", "tracestate", null);
-                } finally {
-                    Argus.serverEnd(root, t0, "GET", "/test-tracestate", 200, null);
-                }
-            });
+            onQueryThread(() -> Downstream.tracedWithState("tracestate", "vendor=argus",
+                    () -> call(client, HttpMethod.GET, base + "/ok?tag=tracestate", "tracestate", null)));
             // 5. concurrent traced calls on several query threads (and so several pooled connections)
             List<Future<?>> concurrent = new ArrayList<>();
             for (int t = 0; t < CONCURRENT_THREADS; t++) {
@@ -117,7 +117,7 @@ public final class Netty3ClientApp {
                 concurrent.add(QUERY_THREADS.submit(() -> {
                     for (int i = 0; i < CONCURRENT_CALLS; i++) {
                         String tag = "conc" + thread + "_" + i;
-                        tracedHere(tag, () -> call(client, HttpMethod.GET, base + "/ok?tag=" + tag, tag, null));
+                        Downstream.traced(tag, () -> call(client, HttpMethod.GET, base + "/ok?tag=" + tag, tag, null));
                     }
                 }));
             }
@@ -126,81 +126,18 @@ public final class Netty3ClientApp {
             }
             // 6. pipelining: more requests in flight on one connection than the plugin's initial ring holds
             traced("pipelined", () -> pipelined(client, pipelineServer.getLocalPort()));
-            System.out.println("DONE");
-            // a marker recorded well after the last call: once the collector shows it, every metric of
-            // the calls above has been flushed (the test agent flushes metrics every second)
-            Thread.sleep(1500);
-            ActiveSpan after = Argus.serverStart("GET", "/after", null, null, null);
-            Argus.serverEnd(after, System.nanoTime(), "GET", "/after", 200, null);
-            System.out.println("AFTER");
-            Thread.sleep(Long.MAX_VALUE);
+            Downstream.finish();
         }
     }
 
-    /** Waits (up to 30 s) for the test to say the agent is connected to the collector. */
-    static void awaitGate() throws InterruptedException {
-        String gate = System.getProperty("argus.test.gate");
-        if (gate == null) {
-            return;
-        }
-        java.nio.file.Path file = java.nio.file.Paths.get(gate);
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!java.nio.file.Files.exists(file) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-    }
-
-    private static void serve(HttpExchange exchange) throws IOException {
-        String query = exchange.getRequestURI().getRawQuery();
-        String tag = query != null && query.startsWith("tag=") ? query.substring(4) : "?";
-        System.out.println("RECEIVED tag=" + tag + " method=" + exchange.getRequestMethod()
-                + " traceparent=" + exchange.getRequestHeaders().getFirst("traceparent")
-                + " tracestate=" + exchange.getRequestHeaders().getFirst("tracestate")
-                + " x-test=" + exchange.getRequestHeaders().getFirst("x-test"));
-        byte[] requestBody = exchange.getRequestBody().readAllBytes();
-        String path = exchange.getRequestURI().getPath();
-        switch (path) {
-            case "/chunked": {
-                exchange.sendResponseHeaders(200, 0); // chunked transfer encoding
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write("part1-".getBytes(StandardCharsets.UTF_8));
-                    out.flush();
-                    sleep(CHUNK_PAUSE_MS);
-                    out.write("part2".getBytes(StandardCharsets.UTF_8));
-                }
-                return;
-            }
-            case "/big": {
-                byte[] body = new byte[BIG_BODY];
-                Arrays.fill(body, (byte) 'x');
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-                return;
-            }
-            case "/nocontent":
-                exchange.sendResponseHeaders(204, -1);
-                exchange.close();
-                return;
-            case "/reset":
-                // no response at all: the server closes the connection
-                throw new IOException("no response for /reset");
-            default:
-                break;
-        }
-        if (exchange.getRequestMethod().equals("HEAD")) {
-            // the length of the body a GET would get, and no body
-            exchange.getResponseHeaders().add("Content-Length", "11");
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-            return;
-        }
-        int status = path.equals("/missing") ? 404 : path.equals("/fail") ? 500 : 200;
-        byte[] body = path.equals("/echo") ? requestBody : ("hello-" + tag).getBytes(StandardCharsets.UTF_8);
-        exchange.sendResponseHeaders(status, body.length);
+    /** Two chunks (chunked transfer encoding), the second after a pause. */
+    private static void chunked(HttpExchange exchange) throws IOException {
+        exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
+            out.write("part1-".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            sleep(CHUNK_PAUSE_MS);
+            out.write("part2".getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -252,36 +189,20 @@ public final class Netty3ClientApp {
             List<DruidStyleClient.Result> results = client.pipelined("127.0.0.1", port, files, headers).get(30, TimeUnit.SECONDS);
             for (int i = 0; i < results.size(); i++) {
                 DruidStyleClient.Result r = results.get(i);
-                System.out.println("STATUS tag=pipe" + i + " code=" + r.status + " chunks=0 length=" + r.body.length()
-                        + " channel=" + r.channelId + " body=" + r.body);
+                Downstream.status("pipe" + i, r.status, r.body, "chunks=0", "length=" + r.body.length(), "channel=" + r.channelId);
             }
         } catch (Exception e) {
-            printError("pipelined", e);
+            Downstream.error("pipelined", e);
         }
     }
 
     /** Runs a call on a query thread under a fresh root span (a hand-made server span). */
-    private static void traced(String tag, Runnable call) throws Exception {
-        onQueryThread(() -> tracedHere(tag, call));
-    }
-
-    private static void tracedHere(String tag, Runnable call) {
-        ActiveSpan root = Argus.serverStart("GET", "/test-" + tag, null, null, null);
-        long start = System.nanoTime();
-        printRoot(tag, root);
-        try {
-            call.run();
-        } finally {
-            Argus.serverEnd(root, start, "GET", "/test-" + tag, 200, null);
-        }
+    private static void traced(String tag, Downstream.Call call) throws Exception {
+        onQueryThread(() -> Downstream.traced(tag, call));
     }
 
     private static void onQueryThread(Runnable task) throws Exception {
         QUERY_THREADS.submit(task).get(60, TimeUnit.SECONDS);
-    }
-
-    private static void printRoot(String tag, ActiveSpan root) {
-        System.out.println("ROOT tag=" + tag + " traceparent=" + (root == null ? null : root.traceparent()));
     }
 
     private static void call(DruidStyleClient client, HttpMethod method, String url, String tag, byte[] body) {
@@ -289,18 +210,13 @@ public final class Netty3ClientApp {
             CompletableFuture<DruidStyleClient.Result> future = client.go(method, new URL(url),
                     Collections.singletonMap("x-test", tag), body);
             DruidStyleClient.Result r = future.get(30, TimeUnit.SECONDS);
-            System.out.println("STATUS tag=" + tag + " code=" + r.status + " chunks=" + r.chunks + " length=" + r.body.length()
-                    + " channel=" + r.channelId + " body=" + (r.body.length() <= 40 ? r.body : "(long)"));
+            Downstream.status(tag, r.status, r.body.length() <= 40 ? r.body : "(long)",
+                    "chunks=" + r.chunks, "length=" + r.body.length(), "channel=" + r.channelId);
         } catch (ExecutionException e) {
-            printError(tag, e.getCause());
+            Downstream.error(tag, e.getCause());
         } catch (Exception e) {
-            printError(tag, e);
+            Downstream.error(tag, e);
         }
-    }
-
-    private static void printError(String tag, Throwable e) {
-        String message = String.valueOf(e.getMessage()).replaceAll("\\s+", "_");
-        System.out.println("ERROR tag=" + tag + " class=" + e.getClass().getName() + " message=" + message);
     }
 
     private static void sleep(long millis) {

@@ -2,6 +2,7 @@ package io.argus.plugin.okhttp.app;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.Argus;
+import io.argus.testing.app.Downstream;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.OkHttpClient;
@@ -12,8 +13,8 @@ import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.argus.plugin.okhttp.app.Downstream.plain;
-import static io.argus.plugin.okhttp.app.Downstream.traced;
+import static io.argus.testing.app.Downstream.plain;
+import static io.argus.testing.app.Downstream.traced;
 
 /**
  * The OkHttp application under test (compiled against 3.12.0, run with each tested 3.x, 4.x and 5.x
@@ -74,7 +75,7 @@ public final class OkHttpApp {
         // an inbound tracestate is passed on
         Downstream.tracedWithState("tracestate", "vendor=argus",
                 () -> send(client, get(down.url("/ok", "tracestate"), "tracestate"), "tracestate"));
-        down.finish();
+        Downstream.finish();
     }
 
     private static Request get(String url, String tag) {

@@ -1,5 +1,6 @@
 package io.argus.plugin.servlet.app;
 
+import io.argus.testing.app.ClassVisibility;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -28,7 +29,7 @@ public final class Jetty12Main {
         }
         server.setHandler(context);
         server.start();
-        AppSupport.printClassVisibility(Jetty12Main.class);
+        ClassVisibility.print(Jetty12Main.class);
         System.out.println("READY port=" + connector.getLocalPort() + " server=jetty/" + Server.getVersion());
         server.join();
     }

@@ -1,5 +1,6 @@
 package io.argus.plugin.servlet.app;
 
+import io.argus.testing.app.ClassVisibility;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.servlet.ServletContextHandler;
@@ -28,7 +29,7 @@ public final class JettyMain {
         }
         server.setHandler(context);
         server.start();
-        AppSupport.printClassVisibility(JettyMain.class);
+        ClassVisibility.print(JettyMain.class);
         System.out.println("READY port=" + connector.getLocalPort() + " server=jetty/" + Server.getVersion());
         server.join();
     }

@@ -1,5 +1,6 @@
 package io.argus.plugin.servlet.app;
 
+import io.argus.testing.app.ClassVisibility;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
@@ -33,7 +34,7 @@ public final class TomcatMain {
             }
         }
         tomcat.start();
-        AppSupport.printClassVisibility(TomcatMain.class);
+        ClassVisibility.print(TomcatMain.class);
         System.out.println("READY port=" + connector.getLocalPort() + " server=" + org.apache.catalina.util.ServerInfo.getServerInfo());
         tomcat.getServer().await();
     }

@@ -1,5 +1,6 @@
 package io.argus.plugin.servlet.app;
 
+import io.argus.testing.app.ClassVisibility;
 import io.undertow.Undertow;
 import io.undertow.servlet.Servlets;
 import io.undertow.servlet.api.DeploymentInfo;
@@ -40,7 +41,7 @@ public final class UndertowMain {
                 .build();
         server.start();
         int port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-        AppSupport.printClassVisibility(UndertowMain.class);
+        ClassVisibility.print(UndertowMain.class);
         System.out.println("READY port=" + port + " server=undertow/" + io.undertow.Version.getVersionString());
     }
 }

@@ -2,6 +2,7 @@ package io.argus.plugin.tomcat.app;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.Argus;
+import io.argus.testing.app.ClassVisibility;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
@@ -118,7 +119,7 @@ public final class TomcatApp {
         }, "/ctx");
 
         tomcat.start();
-        AppSupport.printClassVisibility(TomcatApp.class);
+        ClassVisibility.print(TomcatApp.class);
         System.out.println("READY port=" + connector.getLocalPort() + " server=" + org.apache.catalina.util.ServerInfo.getServerInfo());
         tomcat.getServer().await();
     }

@@ -2,6 +2,7 @@ package io.argus.plugin.undertow.app;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.Argus;
+import io.argus.testing.app.ClassVisibility;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
@@ -76,7 +77,7 @@ public final class UndertowApp {
                 .build();
         server.start();
         int port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
-        AppSupport.printClassVisibility(UndertowApp.class);
+        ClassVisibility.print(UndertowApp.class);
         System.out.println("READY port=" + port + " undertow=" + io.undertow.Version.getVersionString());
     }
 

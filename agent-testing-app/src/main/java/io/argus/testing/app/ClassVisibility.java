@@ -1,0 +1,27 @@
+package io.argus.testing.app;
+
+/** What a test application's class loader can see of the agent: the bridge only. */
+public final class ClassVisibility {
+
+    private ClassVisibility() {
+    }
+
+    /**
+     * Prints {@code VISIBILITY bytebuddy=<b> core=<b> bridge=<b>}: whether the loader of {@code app} can
+     * load the agent's ByteBuddy and core (it must not) and the bridge (it must, from the boot loader).
+     */
+    public static void print(Class<?> app) {
+        System.out.println("VISIBILITY bytebuddy=" + visible(app, "io.argus.shaded.net.bytebuddy.ByteBuddy")
+                + " core=" + visible(app, "io.argus.core.AgentRuntime")
+                + " bridge=" + visible(app, "io.argus.bridge.Argus"));
+    }
+
+    private static boolean visible(Class<?> app, String name) {
+        try {
+            Class.forName(name, false, app.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}
