@@ -96,7 +96,10 @@ class PerfQuickIT {
             assertThat(s.get("status")).as(name + " status; errors " + s.get("errors")).isEqualTo("ok");
 
             List<Object> startup = list(s.get("startup"));
-            assertThat(startup).as(name + " startup launches").hasSize(startupRuns);
+            // the start-up-only launches, then the load launch (one pass in --quick), each a start-up sample
+            assertThat(startup).as(name + " startup launches").hasSize(startupRuns + 1);
+            assertThat(startup).extracting(l -> map(l).get("phase")).as(name + " launch phases")
+                    .containsOnly("startup", "load").containsOnlyOnce("load");
             for (Object l : startup) {
                 Map<String, Object> launch = map(l);
                 assertThat(launch.get("error")).as(name + " launch error").isNull();

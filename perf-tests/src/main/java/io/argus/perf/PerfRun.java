@@ -175,14 +175,12 @@ public final class PerfRun {
                     say("collector failed to start: %s", e.getMessage());
                 }
             }
-            int sequence = 0;
             for (int pass = 1; pass <= options.startupRuns; pass++) {
                 for (Scenario s : scenarios) {
-                    sequence++;
                     ScenarioResult r = byName.get(s.name());
                     StartupLaunch launch = new StartupLaunch();
                     launch.pass = pass;
-                    launch.sequence = sequence;
+                    launch.sequence = ++launchSequence;
                     if (s.needsCollector() && collector == null) {
                         launch.error = "no collector";
                         r.startup.add(launch);
@@ -285,7 +283,7 @@ public final class PerfRun {
         StartupLaunch launch = new StartupLaunch();
         launch.pass = pass;
         launch.phase = "load";
-        launch.sequence = ++loadSequence;
+        launch.sequence = ++launchSequence;
         try {
             if (s.needsCollector()) {
                 collector = CollectorProcess.start(home, out.resolve("work/collector-" + s.name() + "-p" + pass),
@@ -325,7 +323,8 @@ public final class PerfRun {
         }
     }
 
-    private int loadSequence;
+    /** Position of a launch in the whole run, start-up passes first, then load passes. */
+    private int launchSequence;
 
     /** @return requests sent */
     private long closedLoop(Scenario s, ScenarioResult r, RunningTarget t, int pass) throws Exception {
