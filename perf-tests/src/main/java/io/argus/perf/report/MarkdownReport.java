@@ -102,12 +102,13 @@ public final class MarkdownReport {
                 + "process: from just before the fork to the first successful HTTP response of its readiness check "
                 + "(polled every 5 ms over a fresh socket), and the value of its 'Started @Nms' log line (ms since "
                 + "JVM start, as the application reports it). The startup figure is the sum over the processes.");
-        bullet("**Closed loop** (the seed's method): a fresh launch per scenario; " + st.rounds + " round(s) of "
+        bullet("**Closed loop** (the seed's method): " + st.loadPasses + " fresh launch(es) per scenario, interleaved "
+                + "across scenarios like the start-up launches (each also a start-up sample); per launch " + st.rounds + " round(s) of "
                 + st.roundSize + " sequential requests on one keep-alive HTTP/1.1 connection (java.net.http); each "
                 + "request timed with System.nanoTime() and recorded in a Micrometer Timer with "
                 + "publishPercentiles(0.95, 0.99), publishPercentileHistogram() and percentilePrecision(3), one Timer "
                 + "per round. Per round: min, max, avg, P95, P99, total (sum of latencies) and QPS = requests / total, "
-                + "as in the seed. The first " + st.discardRounds + " round(s) are discarded as warm-up.");
+                + "as in the seed. The first " + st.discardRounds + " round(s) of each launch are discarded as warm-up.");
         bullet("**Gatling** " + r.machine.gatlingVersion + ": after the closed loop, on the same JVMs, " + st.gatlingUsers
                 + " virtual users each looping on its own keep-alive connection for " + st.gatlingSeconds + " s, "
                 + "in a separate JVM. QPS/P95/P99 are read from the generated report's index.html statistics table "
@@ -122,8 +123,8 @@ public final class MarkdownReport {
                 + "ties for n ≤ 50, else normal approximation with tie and continuity correction); Cohen's d with the "
                 + "pooled SD; Tukey fences (1.5 IQR, type-7 quartiles) for outliers. A target missed with p ≥ 0.05 is "
                 + "INCONCLUSIVE rather than FAIL: the samples cannot tell the scenario from the baseline.");
-        bullet("Samples compared: startup launches (n = " + st.startupRuns + " per scenario) and measured rounds (n = "
-                + Math.max(0, st.rounds - st.discardRounds) + "). Few samples mean wide intervals and large p-values: "
+        bullet("Samples compared: startup launches (n = " + (st.startupRuns + st.loadPasses) + " per scenario) and measured rounds (n = "
+                + st.loadPasses * Math.max(0, st.rounds - st.discardRounds) + "). Few samples mean wide intervals and large p-values: "
                 + "use --full for figures to publish.");
         for (String note : r.notes) {
             bullet(note);
