@@ -1,13 +1,24 @@
 package io.argus.core;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.AdviceErrors;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.db.DatabaseCalls;
+import io.argus.bridge.server.ServerCalls;
+import io.argus.core.client.ClientRecorder;
+import io.argus.core.db.DatabaseRecorder;
+import io.argus.core.db.StatementTracker;
+import io.argus.core.plugin.FieldDeclaration;
+import io.argus.core.server.ServerRecorder;
+import io.argus.core.state.FieldRegistry;
+import io.argus.core.trace.ContextRecorder;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.InstrumentationEngine;
 import io.argus.core.metrics.GaugeSource;
-import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.PluginContext;
 import io.argus.core.plugin.Probes;
@@ -40,18 +51,26 @@ public final class AgentRuntime {
         String version = version();
         AgentCounters counters = new AgentCounters();
         SpanQueue queue = new SpanQueue(settings.queueSize, counters);
-        HttpMetricsTable serverMetrics = new HttpMetricsTable(settings.maxMetricTargets);
-        HttpMetricsTable clientMetrics = new HttpMetricsTable(settings.maxMetricTargets);
-        HttpMetricsTable dbMetrics = new HttpMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable serverMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable clientMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue);
-        Argus.install(new CoreHooks(tracer, serverMetrics, clientMetrics, dbMetrics, counters));
+        AdviceErrors.install(new AdviceErrorLog(counters));
+        ServerCalls.install(new ServerRecorder(tracer, serverMetrics));
+        ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
+        DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
+        TraceContext.install(new ContextRecorder(tracer));
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);
 
         ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
         List<String> started = new ArrayList<String>();
-        List<TypeProbe> probes = loadPlugins(settings, agentLoader, exporter, started);
-        final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, counters,
+        List<TypeProbe> probes = new ArrayList<TypeProbe>();
+        List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
+        loadPlugins(settings, agentLoader, exporter, started, probes, fieldDeclarations);
+        FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
+        fields.declare(fieldDeclarations);
+        final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader, counters,
                 settings.waitForInstrumentation);
         engine.install(inst, lateAttach);
         exporter.addGaugeSource(new GaugeSource() {
@@ -75,8 +94,8 @@ public final class AgentRuntime {
                 + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
     }
 
-    private static List<TypeProbe> loadPlugins(AgentSettings settings, ClassLoader loader, final Exporter exporter,
-                                               List<String> started) {
+    private static void loadPlugins(AgentSettings settings, ClassLoader loader, final Exporter exporter,
+                                    List<String> started, List<TypeProbe> probes, List<FieldDeclaration> fields) {
         final AgentSettings pluginSettings = settings;
         PluginContext context = new PluginContext() {
             @Override
@@ -89,7 +108,6 @@ public final class AgentRuntime {
                 exporter.addGaugeSource(source);
             }
         };
-        List<TypeProbe> probes = new ArrayList<TypeProbe>();
         Iterator<ArgusPlugin> plugins = ServiceLoader.load(ArgusPlugin.class, loader).iterator();
         while (true) {
             ArgusPlugin plugin;
@@ -112,12 +130,12 @@ public final class AgentRuntime {
                 plugin.instrument(declared);
                 plugin.start(context);
                 probes.addAll(declared.probes());
+                fields.addAll(declared.fields());
                 started.add(name);
             } catch (Throwable t) {
                 AgentLog.error("plugin " + name + " failed to start and is skipped", t);
             }
         }
-        return probes;
     }
 
     static String version() {

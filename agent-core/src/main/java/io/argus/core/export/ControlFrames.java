@@ -3,7 +3,7 @@ package io.argus.core.export;
 import io.argus.core.AgentCounters;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.metrics.GaugeSource;
-import io.argus.core.metrics.HttpStats;
+import io.argus.core.metrics.CallStats;
 import io.argus.core.metrics.LatencyBuckets;
 
 import java.util.List;
@@ -38,15 +38,15 @@ final class ControlFrames {
         void writeGauges(GaugeSource.GaugeSink sink);
     }
 
-    static byte[] metrics(long timestampMillis, long intervalMillis, List<HttpStats.Snapshot> server,
-                          List<HttpStats.Snapshot> client, GaugeWriter gauges) {
+    static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
+                          List<CallStats.Snapshot> client, GaugeWriter gauges) {
         return metrics(timestampMillis, intervalMillis, server, client,
-                java.util.Collections.<HttpStats.Snapshot>emptyList(), gauges);
+                java.util.Collections.<CallStats.Snapshot>emptyList(), gauges);
     }
 
     /** {@code db}: database cells, method = statement type, target = database, status 0. */
-    static byte[] metrics(long timestampMillis, long intervalMillis, List<HttpStats.Snapshot> server,
-                          List<HttpStats.Snapshot> client, List<HttpStats.Snapshot> db, GaugeWriter gauges) {
+    static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
+                          List<CallStats.Snapshot> client, List<CallStats.Snapshot> db, GaugeWriter gauges) {
         final ProtoWriter out = new ProtoWriter(4096);
         out.beginFrame();
         int batch = out.beginMessage(FRAME_METRICS);
@@ -57,9 +57,9 @@ final class ControlFrames {
             bounds[i] = LatencyBuckets.bound(i);
         }
         out.writePackedInt64(METRICS_BUCKET_BOUNDS_NANOS, bounds, bounds.length);
-        writeHttp(out, HTTP_KIND_SERVER, server);
-        writeHttp(out, HTTP_KIND_CLIENT, client);
-        writeHttp(out, HTTP_KIND_DB, db);
+        writeCalls(out, CALL_KIND_SERVER, server);
+        writeCalls(out, CALL_KIND_CLIENT, client);
+        writeCalls(out, CALL_KIND_DB, db);
         gauges.writeGauges(new GaugeSource.GaugeSink() {
             @Override
             public void gauge(String name, double value) {
@@ -76,23 +76,23 @@ final class ControlFrames {
         return out.endFrame();
     }
 
-    private static void writeHttp(ProtoWriter out, int kind, List<HttpStats.Snapshot> cells) {
-        for (HttpStats.Snapshot s : cells) {
-            int metric = out.beginMessage(METRICS_HTTP);
-            out.writeInt32(HTTP_KIND, kind);
-            out.writeString(HTTP_METHOD, s.method);
-            out.writeString(HTTP_TARGET, s.target);
-            out.writeInt32(HTTP_STATUS, s.status);
-            out.writeUInt64(HTTP_COUNT, s.count);
-            out.writeUInt64(HTTP_ERRORS, s.errors);
-            out.writeUInt64(HTTP_SUM_NANOS, s.sumNanos);
-            out.writeUInt64(HTTP_MIN_NANOS, s.minNanos);
-            out.writeUInt64(HTTP_MAX_NANOS, s.maxNanos);
+    private static void writeCalls(ProtoWriter out, int kind, List<CallStats.Snapshot> cells) {
+        for (CallStats.Snapshot s : cells) {
+            int metric = out.beginMessage(METRICS_CALLS);
+            out.writeInt32(CALL_KIND, kind);
+            out.writeString(CALL_METHOD, s.method);
+            out.writeString(CALL_TARGET, s.target);
+            out.writeInt32(CALL_STATUS, s.status);
+            out.writeUInt64(CALL_COUNT, s.count);
+            out.writeUInt64(CALL_ERRORS, s.errors);
+            out.writeUInt64(CALL_SUM_NANOS, s.sumNanos);
+            out.writeUInt64(CALL_MIN_NANOS, s.minNanos);
+            out.writeUInt64(CALL_MAX_NANOS, s.maxNanos);
             int last = s.bucketCounts.length - 1;
             while (last >= 0 && s.bucketCounts[last] == 0) {
                 last--;
             }
-            out.writePackedInt64(HTTP_BUCKET_COUNTS, s.bucketCounts, last + 1);
+            out.writePackedInt64(CALL_BUCKET_COUNTS, s.bucketCounts, last + 1);
             out.endMessage(metric);
         }
     }

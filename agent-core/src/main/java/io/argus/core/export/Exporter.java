@@ -4,7 +4,7 @@ import io.argus.core.AgentCounters;
 import io.argus.core.AgentLog;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.metrics.GaugeSource;
-import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.trace.RecordedSpan;
 
 import java.util.ArrayList;
@@ -23,9 +23,9 @@ public final class Exporter implements Runnable {
 
     private final AgentSettings settings;
     private final SpanQueue queue;
-    private final HttpMetricsTable serverMetrics;
-    private final HttpMetricsTable clientMetrics;
-    private final HttpMetricsTable dbMetrics;
+    private final CallMetricsTable serverMetrics;
+    private final CallMetricsTable clientMetrics;
+    private final CallMetricsTable dbMetrics;
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
     /** Created and driven on the exporter thread: connects and host look-ups stay off application threads. */
@@ -37,13 +37,13 @@ public final class Exporter implements Runnable {
     private volatile boolean running = true;
     private long lastMetricsMillis;
 
-    public Exporter(AgentSettings settings, SpanQueue queue, HttpMetricsTable serverMetrics,
-                    HttpMetricsTable clientMetrics, AgentCounters counters, String agentVersion) {
-        this(settings, queue, serverMetrics, clientMetrics, new HttpMetricsTable(1), counters, agentVersion);
+    public Exporter(AgentSettings settings, SpanQueue queue, CallMetricsTable serverMetrics,
+                    CallMetricsTable clientMetrics, AgentCounters counters, String agentVersion) {
+        this(settings, queue, serverMetrics, clientMetrics, new CallMetricsTable(1), counters, agentVersion);
     }
 
-    public Exporter(AgentSettings settings, SpanQueue queue, HttpMetricsTable serverMetrics,
-                    HttpMetricsTable clientMetrics, HttpMetricsTable dbMetrics, AgentCounters counters,
+    public Exporter(AgentSettings settings, SpanQueue queue, CallMetricsTable serverMetrics,
+                    CallMetricsTable clientMetrics, CallMetricsTable dbMetrics, AgentCounters counters,
                     String agentVersion) {
         this.settings = settings;
         this.queue = queue;

@@ -37,19 +37,19 @@ final class WireFields {
 
     static final int SPAN_BATCH_SPANS = 1;
 
-    static final int HTTP_KIND = 1;
-    static final int HTTP_METHOD = 2;
-    static final int HTTP_TARGET = 3;
-    static final int HTTP_STATUS = 4;
-    static final int HTTP_COUNT = 5;
-    static final int HTTP_ERRORS = 6;
-    static final int HTTP_SUM_NANOS = 7;
-    static final int HTTP_MIN_NANOS = 8;
-    static final int HTTP_MAX_NANOS = 9;
-    static final int HTTP_BUCKET_COUNTS = 10;
-    static final int HTTP_KIND_SERVER = 1;
-    static final int HTTP_KIND_CLIENT = 2;
-    static final int HTTP_KIND_DB = 3;
+    static final int CALL_KIND = 1;
+    static final int CALL_METHOD = 2;
+    static final int CALL_TARGET = 3;
+    static final int CALL_STATUS = 4;
+    static final int CALL_COUNT = 5;
+    static final int CALL_ERRORS = 6;
+    static final int CALL_SUM_NANOS = 7;
+    static final int CALL_MIN_NANOS = 8;
+    static final int CALL_MAX_NANOS = 9;
+    static final int CALL_BUCKET_COUNTS = 10;
+    static final int CALL_KIND_SERVER = 1;
+    static final int CALL_KIND_CLIENT = 2;
+    static final int CALL_KIND_DB = 3;
 
     static final int GAUGE_NAME = 1;
     static final int GAUGE_VALUE = 2;
@@ -57,7 +57,7 @@ final class WireFields {
     static final int METRICS_TIMESTAMP_MS = 1;
     static final int METRICS_INTERVAL_MS = 2;
     static final int METRICS_BUCKET_BOUNDS_NANOS = 3;
-    static final int METRICS_HTTP = 4;
+    static final int METRICS_CALLS = 4;
     static final int METRICS_JVM = 5;
 
     static final int HEARTBEAT_TIMESTAMP_MS = 1;

@@ -1,9 +1,10 @@
 package io.argus.core.instrument;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.AdviceErrors;
 import io.argus.core.AgentCounters;
 import io.argus.core.AgentLog;
 import io.argus.core.plugin.TypeProbe;
+import io.argus.core.state.FieldRegistry;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import java.lang.instrument.ClassFileTransformer;
@@ -23,6 +24,7 @@ import net.bytebuddy.utility.JavaModule;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Builds the ByteBuddy transformer that inlines every probe's advice. */
@@ -31,15 +33,16 @@ final class AdviceTransformerFactory {
     private AdviceTransformerFactory() {
     }
 
-    static ClassFileTransformer create(List<TypeProbe> probes, ClassLoader agentLoader, HelperInjector helpers,
-                                       AgentCounters counters, AtomicLong transformedClasses) {
+    static ClassFileTransformer create(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners,
+                                       ClassLoader agentLoader, HelperInjector helpers, AgentCounters counters,
+                                       AtomicLong transformedClasses, LoadPhase phase) {
         // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
         // touching it makes JDK 24+ print deprecation warnings on the application's console.
         System.setProperty("net.bytebuddy.safe", "true");
         Advice.ExceptionHandler countErrors;
         try {
             countErrors = new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
-                    new MethodDescription.ForLoadedMethod(Argus.class.getMethod("adviceError", Throwable.class))));
+                    new MethodDescription.ForLoadedMethod(AdviceErrors.class.getMethod("report", Throwable.class))));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException("bridge is incomplete", e);
         }
@@ -58,6 +61,10 @@ final class AdviceTransformerFactory {
                 .with(new Listener(counters, transformedClasses))
                 .ignore(ElementMatchers.none());
 
+        for (FieldRegistry.OwnerFields owner : owners.values()) {
+            builder = builder.type(ElementMatchers.<TypeDescription>named(owner.className()))
+                    .transform(new InjectFields(new FieldInjection(owner), phase));
+        }
         for (TypeProbe probe : probes) {
             AgentBuilder.Transformer.ForAdvice transformer = new AgentBuilder.Transformer.ForAdvice()
                     .include(agentLoader)
@@ -115,6 +122,23 @@ final class AdviceTransformerFactory {
                 throw new IllegalStateException("helper classes for " + type.getName() + " could not be defined", e);
             }
             return builder;
+        }
+    }
+
+    /** Adds an owner class's fields while it is loaded; a loaded class cannot get new fields, so a retransformation adds none. */
+    private static final class InjectFields implements AgentBuilder.Transformer {
+        private final FieldInjection injection;
+        private final LoadPhase phase;
+
+        InjectFields(FieldInjection injection, LoadPhase phase) {
+            this.injection = injection;
+            this.phase = phase;
+        }
+
+        @Override
+        public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
+                                                JavaModule module, ProtectionDomain domain) {
+            return phase.isFirstLoad() ? builder.visit(injection) : builder;
         }
     }
 

@@ -3,6 +3,7 @@ package io.argus.core.instrument;
 import io.argus.core.AgentCounters;
 import io.argus.core.AgentLog;
 import io.argus.core.plugin.TypeProbe;
+import io.argus.core.state.FieldRegistry;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
@@ -10,6 +11,7 @@ import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +33,10 @@ public final class InstrumentationEngine {
     private static final int DEFINE_RETRIES = 50;
 
     private final List<TypeProbe> probes;
+    private final Map<String, FieldRegistry.OwnerFields> owners;
+    /** Internal names of the owner classes, which get fields as they load. */
+    private final Set<String> ownerNames = new HashSet<String>();
+    private final LoadPhase phase = new LoadPhase();
     private final ClassLoader agentLoader;
     private final AgentCounters counters;
     private final ProbeIndex index;
@@ -42,9 +48,13 @@ public final class InstrumentationEngine {
     private volatile ClassFileTransformer byteBuddy;
     private volatile Thread initThread;
 
-    public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AgentCounters counters,
-                                 boolean waitForEngine) {
+    public InstrumentationEngine(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners,
+                                 ClassLoader agentLoader, AgentCounters counters, boolean waitForEngine) {
         this.probes = new ArrayList<TypeProbe>(probes);
+        this.owners = owners;
+        for (String owner : owners.keySet()) {
+            ownerNames.add(owner.replace('.', '/'));
+        }
         this.agentLoader = agentLoader;
         this.counters = counters;
         this.index = new ProbeIndex(this.probes);
@@ -52,7 +62,7 @@ public final class InstrumentationEngine {
     }
 
     public void install(final Instrumentation inst, boolean lateAttach) {
-        if (probes.isEmpty()) {
+        if (probes.isEmpty() && owners.isEmpty()) {
             return;
         }
         ModuleReads.openJdkTargetsToBridge(inst, index.exactNames());
@@ -64,8 +74,8 @@ public final class InstrumentationEngine {
                 long t0 = System.nanoTime();
                 Set<String> loadedMeanwhile;
                 try {
-                    ClassFileTransformer created = AdviceTransformerFactory.create(probes, agentLoader,
-                            new HelperInjector(agentLoader, inst), counters, transformedClasses);
+                    ClassFileTransformer created = AdviceTransformerFactory.create(probes, owners, agentLoader,
+                            new HelperInjector(agentLoader, inst), counters, transformedClasses, phase);
                     synchronized (deferred) {
                         byteBuddy = created;
                         loadedMeanwhile = new HashSet<String>(deferred);
@@ -167,14 +177,14 @@ public final class InstrumentationEngine {
     }
 
     private final class PrefilterTransformer implements ClassFileTransformer {
-        private final ThreadLocal<Boolean> inside = new ThreadLocal<Boolean>();
-
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             // the init thread's own class loading is skipped while it builds ByteBuddy, but not the
             // retransformations it runs once the engine is ready
-            if (loader == agentLoader || !index.isCandidate(loader, className) || inside.get() != null
+            if (loader == agentLoader || phase.isInside()
+                    || !(index.isCandidate(loader, className)
+                    || (classBeingRedefined == null && ownerNames.contains(className)))
                     || (byteBuddy == null && Thread.currentThread() == initThread)) {
                 return null;
             }
@@ -185,7 +195,7 @@ public final class InstrumentationEngine {
                     return null;
                 }
             }
-            inside.set(Boolean.TRUE);
+            phase.enter(classBeingRedefined == null);
             long t0 = System.nanoTime();
             try {
                 return delegate.transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
@@ -193,7 +203,7 @@ public final class InstrumentationEngine {
                 AgentLog.warn("could not instrument " + className + "; it runs unchanged", t);
                 return null;
             } finally {
-                inside.remove();
+                phase.exit();
                 if (AgentLog.isDebug()) {
                     AgentLog.debug("transform of " + className + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 }

@@ -1,6 +1,6 @@
 package io.argus.core.instrument;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.ActiveSpan;
 import io.argus.core.AgentLog;
 
 import java.lang.instrument.Instrumentation;
@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * On Java 9+, a JDK module must read the bridge's module before advice inlined into its classes
- * can call {@link Argus}. Done once at start-up for the modules that hold exact probe targets.
+ * can call the bridge. Done once at start-up for the modules that hold exact probe targets.
  * Written with reflection because the agent is compiled for Java 8.
  */
 final class ModuleReads {
@@ -33,7 +33,7 @@ final class ModuleReads {
         try {
             Class<?> moduleClass = Class.forName("java.lang.Module");
             Class<?> layerClass = Class.forName("java.lang.ModuleLayer");
-            Object bridgeModule = Class.class.getMethod("getModule").invoke(Argus.class);
+            Object bridgeModule = Class.class.getMethod("getModule").invoke(ActiveSpan.class);
             Object bootLayer = layerClass.getMethod("boot").invoke(null);
             Set<?> modules = (Set<?>) layerClass.getMethod("modules").invoke(bootLayer);
             Method getPackages = moduleClass.getMethod("getPackages");

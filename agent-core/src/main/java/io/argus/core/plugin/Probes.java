@@ -12,6 +12,7 @@ public final class Probes {
     private final String pluginName;
     private final AgentSettings settings;
     private final List<TypeProbe> probes = new ArrayList<TypeProbe>();
+    private final List<FieldDeclaration> fields = new ArrayList<FieldDeclaration>();
 
     public Probes(String pluginName, AgentSettings settings) {
         this.pluginName = pluginName;
@@ -54,6 +55,28 @@ public final class Probes {
         TypeProbe probe = new TypeProbe(pluginName, superTypeName, true, simpleNameHints.clone());
         probes.add(probe);
         return probe;
+    }
+
+    /**
+     * Gives the objects of class {@code ownerClassName} a field that advice reaches as
+     * {@code ObjectField.named(fieldName)} (from a constant of a helper class). If the class loads
+     * after the agent is ready it gets a real field; otherwise, and for subclasses that are not
+     * declared themselves, the value lives in a weak identity map. Name the concrete classes whose
+     * objects carry the state, not interfaces. Field names are global: prefix them with the plugin's.
+     */
+    public Probes field(String ownerClassName, String fieldName) {
+        fields.add(new FieldDeclaration(ownerClassName, fieldName, false));
+        return this;
+    }
+
+    /** As {@link #field}, for a {@code long} reached as {@code LongField.named(fieldName)}: never boxed on a real field. */
+    public Probes longField(String ownerClassName, String fieldName) {
+        fields.add(new FieldDeclaration(ownerClassName, fieldName, true));
+        return this;
+    }
+
+    public List<FieldDeclaration> fields() {
+        return Collections.unmodifiableList(fields);
     }
 
     public List<TypeProbe> probes() {

@@ -131,4 +131,12 @@ public final class InboundContext {
         }
         span.parentSpanId = TraceIds.parseHex(header, traceLength + 1, 16);
     }
+
+    /** Multi-header B3 in the single-header form; call only when X-B3-TraceId is present. */
+    public static String b3FromMulti(String traceId, String spanId, String sampled) {
+        if (traceId == null || spanId == null) {
+            return null;
+        }
+        return sampled == null ? traceId + '-' + spanId : traceId + '-' + spanId + '-' + sampled;
+    }
 }

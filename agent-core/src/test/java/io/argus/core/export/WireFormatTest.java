@@ -3,7 +3,7 @@ package io.argus.core.export;
 import io.argus.core.AgentCounters;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
-import io.argus.core.metrics.HttpMetricsTable;
+import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.metrics.LatencyBuckets;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.Sampler;
@@ -113,10 +113,10 @@ class WireFormatTest {
         assertThat(handshake.getHandshake().getStartTimeMs()).isEqualTo(1234);
         assertThat(handshake.getHandshake().getPid()).isPositive();
 
-        HttpMetricsTable server = new HttpMetricsTable(10);
+        CallMetricsTable server = new CallMetricsTable(10);
         server.record("GET", "/a", 200, 2_000_000, false);
         server.record("GET", "/a", 200, 4_000_000, false);
-        HttpMetricsTable client = new HttpMetricsTable(10);
+        CallMetricsTable client = new CallMetricsTable(10);
         client.record("GET", "back", 0, 1_000, true);
         Frame metrics = decode(ControlFrames.metrics(99, 1000, server.takeSnapshots(), client.takeSnapshots(),
                 sink -> {
@@ -167,7 +167,7 @@ class WireFormatTest {
                 .containsEntry("error", IllegalStateException.class.getName())
                 .doesNotContainKeys("http.method", "http.url");
 
-        HttpMetricsTable dbMetrics = new HttpMetricsTable(10);
+        CallMetricsTable dbMetrics = new CallMetricsTable(10);
         dbMetrics.record("INSERT", "h2:mem:test", 0, 1_000, false);
         MetricBatch batch = decode(ControlFrames.metrics(1, 1000, Collections.emptyList(), Collections.emptyList(),
                 dbMetrics.takeSnapshots(), sink -> { })).getMetrics();

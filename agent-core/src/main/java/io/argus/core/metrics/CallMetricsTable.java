@@ -6,11 +6,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * HTTP metrics of one kind (server or client) keyed by (method, target, status). A known cell is
+ * Call metrics of one kind (HTTP server, HTTP client, database) keyed by (method, target, status). A known cell is
  * found with two hash look-ups and a short scan, without allocating. New targets beyond
  * {@code maxTargets} share one overflow cell so that unbounded paths cannot exhaust memory.
  */
-public final class HttpMetricsTable {
+public final class CallMetricsTable {
 
     public static final String OVERFLOW_TARGET = "_other_";
     private static final String UNKNOWN = "_unknown_";
@@ -20,7 +20,7 @@ public final class HttpMetricsTable {
     private final AtomicInteger targets = new AtomicInteger();
     private final int maxTargets;
 
-    public HttpMetricsTable(int maxTargets) {
+    public CallMetricsTable(int maxTargets) {
         this.maxTargets = maxTargets;
     }
 
@@ -66,12 +66,12 @@ public final class HttpMetricsTable {
     }
 
     /** Takes and resets every cell's counts; called by the exporter once per interval. */
-    public List<HttpStats.Snapshot> takeSnapshots() {
-        List<HttpStats.Snapshot> out = new ArrayList<HttpStats.Snapshot>();
+    public List<CallStats.Snapshot> takeSnapshots() {
+        List<CallStats.Snapshot> out = new ArrayList<CallStats.Snapshot>();
         for (ConcurrentHashMap<String, StatusCells> byTarget : byMethod.values()) {
             for (StatusCells cells : byTarget.values()) {
-                for (HttpStats stats : cells.cells) {
-                    HttpStats.Snapshot snapshot = stats.takeSnapshot();
+                for (CallStats stats : cells.cells) {
+                    CallStats.Snapshot snapshot = stats.takeSnapshot();
                     if (snapshot != null) {
                         out.add(snapshot);
                     }
@@ -84,15 +84,15 @@ public final class HttpMetricsTable {
     /** The cells of one (method, target), one per status seen; copy-on-write because statuses are few. */
     private static final class StatusCells {
         final String target;
-        volatile HttpStats[] cells = new HttpStats[0];
+        volatile CallStats[] cells = new CallStats[0];
 
         StatusCells(String target) {
             this.target = target;
         }
 
-        HttpStats forStatus(String method, int status) {
-            HttpStats[] current = cells;
-            for (HttpStats stats : current) {
+        CallStats forStatus(String method, int status) {
+            CallStats[] current = cells;
+            for (CallStats stats : current) {
                 if (stats.status == status) {
                     return stats;
                 }
@@ -100,14 +100,14 @@ public final class HttpMetricsTable {
             return add(method, status);
         }
 
-        private synchronized HttpStats add(String method, int status) {
-            for (HttpStats stats : cells) {
+        private synchronized CallStats add(String method, int status) {
+            for (CallStats stats : cells) {
                 if (stats.status == status) {
                     return stats;
                 }
             }
-            HttpStats created = new HttpStats(method, target, status);
-            HttpStats[] grown = new HttpStats[cells.length + 1];
+            CallStats created = new CallStats(method, target, status);
+            CallStats[] grown = new CallStats[cells.length + 1];
             System.arraycopy(cells, 0, grown, 0, cells.length);
             grown[cells.length] = created;
             cells = grown;

@@ -1,4 +1,4 @@
-package io.argus.core.trace;
+package io.argus.core.state;
 
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;

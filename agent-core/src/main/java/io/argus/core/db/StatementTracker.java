@@ -1,7 +1,7 @@
 package io.argus.core.db;
 
 import io.argus.core.AgentCounters;
-import io.argus.core.trace.WeakIdentityMap;
+import io.argus.core.state.WeakIdentityMap;
 
 import java.sql.Connection;
 import java.sql.Statement;
@@ -12,7 +12,7 @@ import java.sql.Statement;
  * are weak and bounded. Also keeps the per-thread nesting depth of statement executions, so a
  * pool's wrapper calling the driver, or a driver calling itself, is counted once.
  */
-public final class DatabaseCalls {
+public final class StatementTracker {
 
     static final int MAX_STATEMENTS = 100_000;
     static final int MAX_CONNECTIONS = 10_000;
@@ -28,11 +28,11 @@ public final class DatabaseCalls {
     private final WeakIdentityMap<DbInfo> connections;
     private final AgentCounters counters;
 
-    public DatabaseCalls(AgentCounters counters) {
+    public StatementTracker(AgentCounters counters) {
         this(counters, MAX_STATEMENTS, MAX_CONNECTIONS);
     }
 
-    DatabaseCalls(AgentCounters counters, int maxStatements, int maxConnections) {
+    StatementTracker(AgentCounters counters, int maxStatements, int maxConnections) {
         this.counters = counters;
         this.statements = new WeakIdentityMap<StatementInfo>(maxStatements);
         this.connections = new WeakIdentityMap<DbInfo>(maxConnections);

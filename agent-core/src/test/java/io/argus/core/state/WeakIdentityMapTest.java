@@ -1,4 +1,4 @@
-package io.argus.core.trace;
+package io.argus.core.state;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.argus.bridge;
+package io.argus.bridge.context;
 
 import java.util.concurrent.Callable;
 
@@ -15,11 +15,11 @@ public final class ContextCallable<V> implements Callable<V> {
 
     @Override
     public V call() throws Exception {
-        Object previous = Argus.attachContext(context);
+        Object previous = TraceContext.attach(context);
         try {
             return task.call();
         } finally {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 

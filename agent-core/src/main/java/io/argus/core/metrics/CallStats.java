@@ -8,13 +8,13 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * read and reset once per flush interval by the exporter with atomic swaps, so every request
  * lands in exactly one interval.
  */
-public final class HttpStats {
+public final class CallStats {
 
-    private static final AtomicLongFieldUpdater<HttpStats> COUNT = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "count");
-    private static final AtomicLongFieldUpdater<HttpStats> ERRORS = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "errors");
-    private static final AtomicLongFieldUpdater<HttpStats> SUM = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "sumNanos");
-    private static final AtomicLongFieldUpdater<HttpStats> MIN = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "minNanos");
-    private static final AtomicLongFieldUpdater<HttpStats> MAX = AtomicLongFieldUpdater.newUpdater(HttpStats.class, "maxNanos");
+    private static final AtomicLongFieldUpdater<CallStats> COUNT = AtomicLongFieldUpdater.newUpdater(CallStats.class, "count");
+    private static final AtomicLongFieldUpdater<CallStats> ERRORS = AtomicLongFieldUpdater.newUpdater(CallStats.class, "errors");
+    private static final AtomicLongFieldUpdater<CallStats> SUM = AtomicLongFieldUpdater.newUpdater(CallStats.class, "sumNanos");
+    private static final AtomicLongFieldUpdater<CallStats> MIN = AtomicLongFieldUpdater.newUpdater(CallStats.class, "minNanos");
+    private static final AtomicLongFieldUpdater<CallStats> MAX = AtomicLongFieldUpdater.newUpdater(CallStats.class, "maxNanos");
 
     final String method;
     final String target;
@@ -26,7 +26,7 @@ public final class HttpStats {
     private volatile long maxNanos;
     private final AtomicLongArray buckets = new AtomicLongArray(LatencyBuckets.count());
 
-    HttpStats(String method, String target, int status) {
+    CallStats(String method, String target, int status) {
         this.method = method;
         this.target = target;
         this.status = status;

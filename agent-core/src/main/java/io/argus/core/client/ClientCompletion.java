@@ -1,7 +1,7 @@
-package io.argus.core;
+package io.argus.core.client;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.ArgusHooks;
+import io.argus.bridge.client.ClientHooks;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletionException;
@@ -31,13 +31,13 @@ final class ClientCompletion implements BiConsumer<Object, Throwable> {
         }
     };
 
-    private final ArgusHooks hooks;
+    private final ClientHooks hooks;
     private final ActiveSpan span;
     private final long startNanos;
     private final String method;
     private final String host;
 
-    private ClientCompletion(ArgusHooks hooks, ActiveSpan span, long startNanos, String method, String host) {
+    private ClientCompletion(ClientHooks hooks, ActiveSpan span, long startNanos, String method, String host) {
         this.hooks = hooks;
         this.span = span;
         this.startNanos = startNanos;
@@ -45,7 +45,7 @@ final class ClientCompletion implements BiConsumer<Object, Throwable> {
         this.host = host;
     }
 
-    static void attach(ArgusHooks hooks, Object completionStage, ActiveSpan span, long startNanos, String method,
+    static void attach(ClientHooks hooks, Object completionStage, ActiveSpan span, long startNanos, String method,
                        String host) {
         if (completionStage instanceof CompletionStage) {
             ((CompletionStage<?>) completionStage).whenComplete(
@@ -56,7 +56,7 @@ final class ClientCompletion implements BiConsumer<Object, Throwable> {
     @Override
     public void accept(Object result, Throwable error) {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        hooks.clientEnd(span, startNanos, method, host, cause == null ? statusOf(result) : 0, cause);
+        hooks.end(span, startNanos, method, host, cause == null ? statusOf(result) : 0, cause);
     }
 
     static int statusOf(Object result) {

@@ -10,44 +10,44 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class HttpMetricsTableTest {
+class CallMetricsTableTest {
 
     @Test
     void aggregatesPerMethodTargetAndStatus() {
-        HttpMetricsTable table = new HttpMetricsTable(100);
+        CallMetricsTable table = new CallMetricsTable(100);
         table.record("GET", "/a", 200, 1_000_000, false);
         table.record("GET", "/a", 200, 3_000_000, false);
         table.record("GET", "/a", 500, 2_000_000, true);
         table.record("POST", "/a", 200, 5_000_000, false);
-        List<HttpStats.Snapshot> snapshots = table.takeSnapshots();
+        List<CallStats.Snapshot> snapshots = table.takeSnapshots();
         assertThat(snapshots).hasSize(3);
-        HttpStats.Snapshot ok = snapshots.stream().filter(s -> s.method.equals("GET") && s.status == 200).findFirst().get();
+        CallStats.Snapshot ok = snapshots.stream().filter(s -> s.method.equals("GET") && s.status == 200).findFirst().get();
         assertThat(ok.count).isEqualTo(2);
         assertThat(ok.sumNanos).isEqualTo(4_000_000);
         assertThat(ok.minNanos).isEqualTo(1_000_000);
         assertThat(ok.maxNanos).isEqualTo(3_000_000);
         assertThat(ok.errors).isZero();
         assertThat(ok.bucketCounts[LatencyBuckets.indexOf(1_000_000)]).isEqualTo(1);
-        HttpStats.Snapshot failed = snapshots.stream().filter(s -> s.status == 500).findFirst().get();
+        CallStats.Snapshot failed = snapshots.stream().filter(s -> s.status == 500).findFirst().get();
         assertThat(failed.errors).isEqualTo(1);
         assertThat(table.takeSnapshots()).as("counts are reset after each interval").isEmpty();
     }
 
     @Test
     void capsDistinctTargets() {
-        HttpMetricsTable table = new HttpMetricsTable(3);
+        CallMetricsTable table = new CallMetricsTable(3);
         for (int i = 0; i < 50; i++) {
             table.record("GET", "/user/" + i, 200, 1000, false);
         }
-        List<HttpStats.Snapshot> snapshots = table.takeSnapshots();
+        List<CallStats.Snapshot> snapshots = table.takeSnapshots();
         assertThat(snapshots).hasSize(4);
-        assertThat(snapshots.stream().filter(s -> s.target.equals(HttpMetricsTable.OVERFLOW_TARGET)).findFirst().get().count)
+        assertThat(snapshots.stream().filter(s -> s.target.equals(CallMetricsTable.OVERFLOW_TARGET)).findFirst().get().count)
                 .isEqualTo(47);
     }
 
     @Test
     void concurrentRecordingLosesNothing() throws Exception {
-        HttpMetricsTable table = new HttpMetricsTable(100);
+        CallMetricsTable table = new CallMetricsTable(100);
         int threads = 4;
         int perThread = 50_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -68,14 +68,14 @@ class HttpMetricsTableTest {
         start.countDown();
         // snapshot while writers run: every request must land in exactly one interval
         for (int i = 0; i < 20; i++) {
-            for (HttpStats.Snapshot s : table.takeSnapshots()) {
+            for (CallStats.Snapshot s : table.takeSnapshots()) {
                 collected[0] += s.count;
             }
             Thread.sleep(1);
         }
         pool.shutdown();
         assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-        for (HttpStats.Snapshot s : table.takeSnapshots()) {
+        for (CallStats.Snapshot s : table.takeSnapshots()) {
             collected[0] += s.count;
         }
         assertThat(collected[0]).isEqualTo((long) threads * perThread);

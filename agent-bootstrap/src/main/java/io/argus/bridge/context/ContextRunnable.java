@@ -1,4 +1,4 @@
-package io.argus.bridge;
+package io.argus.bridge.context;
 
 /** A task that runs with the trace context of the thread that submitted it, then restores. */
 public final class ContextRunnable implements Runnable {
@@ -13,11 +13,11 @@ public final class ContextRunnable implements Runnable {
 
     @Override
     public void run() {
-        Object previous = Argus.attachContext(context);
+        Object previous = TraceContext.attach(context);
         try {
             task.run();
         } finally {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 

@@ -1,9 +1,9 @@
-package io.argus.core;
+package io.argus.core.db;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.core.db.SqlTypes;
-import io.argus.core.metrics.HttpMetricsTable;
-import io.argus.core.metrics.HttpStats;
+import io.argus.core.AgentCounters;
+import io.argus.core.metrics.CallMetricsTable;
+import io.argus.core.metrics.CallStats;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
@@ -20,13 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The JDBC side of the hooks, driven the way the jdbc plugin's advice drives it. */
-class DatabaseHooksTest {
+class DatabaseRecorderTest {
 
     private final List<RecordedSpan> spans = new ArrayList<>();
     private final Tracer tracer = new Tracer(new Sampler(100), spans::add);
-    private final HttpMetricsTable db = new HttpMetricsTable(10);
-    private final CoreHooks hooks = new CoreHooks(tracer, new HttpMetricsTable(10), new HttpMetricsTable(10), db,
-            new AgentCounters());
+    private final CallMetricsTable db = new CallMetricsTable(10);
+    private final DatabaseRecorder hooks = new DatabaseRecorder(tracer, db, new StatementTracker(new AgentCounters()));
     private final AtomicInteger metadataCalls = new AtomicInteger();
 
     private Connection connection(String url) {
@@ -50,10 +49,10 @@ class DatabaseHooksTest {
 
     /** What the advice does around one execute call. */
     private void execute(Object statement, String sql, Throwable error, Runnable inside) {
-        long start = hooks.dbEnter();
-        ActiveSpan span = start != 0 ? hooks.dbStart(statement, sql) : null;
+        long start = hooks.enter();
+        ActiveSpan span = start != 0 ? hooks.start(statement, sql) : null;
         inside.run();
-        hooks.dbExit(span, start, statement, sql, error);
+        hooks.exit(span, start, statement, sql, error);
     }
 
     @Test
@@ -61,8 +60,8 @@ class DatabaseHooksTest {
         Connection connection = connection("jdbc:h2:mem:shop;DB_CLOSE_DELAY=-1");
         Statement prepared = statement(connection);
         Statement plain = statement(connection);
-        hooks.dbStatementCreated(prepared, connection, "insert into t values (?, 'x')");
-        hooks.dbStatementCreated(plain, connection, null);
+        hooks.statementCreated(prepared, connection, "insert into t values (?, 'x')");
+        hooks.statementCreated(plain, connection, null);
 
         RecordedSpan parent = tracer.startServer("GET", "/", null, null, null);
         execute(prepared, null, null, () -> { });
@@ -73,7 +72,7 @@ class DatabaseHooksTest {
         tracer.end(parent, System.nanoTime(), null, false);
 
         assertThat(metadataCalls).as("the URL is read once per connection").hasValue(1);
-        List<HttpStats.Snapshot> cells = db.takeSnapshots();
+        List<CallStats.Snapshot> cells = db.takeSnapshots();
         assertThat(cells).extracting(c -> c.method + " " + c.target + " " + c.count + " " + c.errors)
                 .containsExactlyInAnyOrder("INSERT h2:mem:shop 1 0", "SELECT h2:mem:shop 1 1", "DELETE h2:mem:shop 1 0");
         assertThat(spans).hasSize(4);
@@ -95,7 +94,7 @@ class DatabaseHooksTest {
         execute(unseen, "update t set a = 1", null, () -> { });
         execute(unseen, "update t set a = 2", null, () -> { });
         assertThat(spans).isEmpty();
-        List<HttpStats.Snapshot> cells = db.takeSnapshots();
+        List<CallStats.Snapshot> cells = db.takeSnapshots();
         assertThat(cells).hasSize(1);
         assertThat(cells.get(0).method).isSameAs(SqlTypes.UPDATE);
         assertThat(cells.get(0).target).isEqualTo("derby:memory:m");
@@ -106,54 +105,12 @@ class DatabaseHooksTest {
     void plainBatchesTakeTheTypeOfTheirFirstStatement() {
         Connection connection = connection("jdbc:h2:mem:b");
         Statement plain = statement(connection);
-        hooks.dbStatementCreated(plain, connection, null);
-        hooks.dbAddBatch(plain, "INSERT INTO t VALUES (1)");
-        hooks.dbAddBatch(plain, "UPDATE t SET a = 2");
+        hooks.statementCreated(plain, connection, null);
+        hooks.addBatch(plain, "INSERT INTO t VALUES (1)");
+        hooks.addBatch(plain, "UPDATE t SET a = 2");
         execute(plain, null, null, () -> { });
         execute(plain, null, null, () -> { });
         assertThat(db.takeSnapshots()).extracting(c -> c.method + " " + c.count)
                 .containsExactlyInAnyOrder("INSERT 1", "OTHER 1");
-    }
-
-    @Test
-    void contextsBoundToTasksAreTakenOnce() {
-        Object task = new Object();
-        hooks.bindContext(task);
-        assertThat(hooks.takeContext(task)).as("nothing is current: nothing bound").isNull();
-        RecordedSpan parent = tracer.startServer("GET", "/", null, null, null);
-        hooks.bindContext(task);
-        tracer.end(parent, System.nanoTime(), null, false);
-        assertThat(hooks.takeContext(task)).isSameAs(parent);
-        assertThat(hooks.takeContext(task)).isNull();
-    }
-
-    @Test
-    void aThreadsInheritedContextLapsesWithItsSpan() throws Exception {
-        RecordedSpan parent = tracer.startServer("GET", "/", null, null, null);
-        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
-        List<Object> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Thread thread = new Thread(() -> {
-            Object context = hooks.takeContext(Thread.currentThread());   // what Thread.run's advice does
-            hooks.attachContext(context);
-            seen.add(hooks.currentContext());
-            try {
-                ended.await();
-            } catch (InterruptedException e) {
-                return;
-            }
-            seen.add(String.valueOf(hooks.currentContext()));
-            RecordedSpan later = tracer.startInternal("later");
-            seen.add(later.parentSpanId());
-            tracer.end(later, System.nanoTime(), null, false);
-        });
-        hooks.bindContext(thread);   // what Thread.start's advice does
-        thread.start();
-        while (seen.isEmpty()) {
-            Thread.sleep(5);
-        }
-        tracer.end(parent, System.nanoTime(), null, false);
-        ended.countDown();
-        thread.join(10_000);
-        assertThat(seen).containsExactly(parent, "null", 0L);
     }
 }

@@ -1,0 +1,81 @@
+package io.argus.bridge.context;
+
+import io.argus.bridge.ActiveSpan;
+
+import java.util.concurrent.Callable;
+
+/**
+ * The current trace context of a thread, carried to other threads, and spans that start and end in
+ * process (method tracing). A context is an opaque object: null when nothing is traced.
+ */
+public final class TraceContext {
+
+    private static volatile ContextHooks hooks = ContextHooks.NOOP;
+
+    private TraceContext() {
+    }
+
+    public static void install(ContextHooks implementation) {
+        hooks = implementation == null ? ContextHooks.NOOP : implementation;
+    }
+
+    /** The current context, to be carried to another thread; null when nothing is traced. */
+    public static Object current() {
+        return hooks.current();
+    }
+
+    /** Makes {@code context} current on this thread and returns what was current before. */
+    public static Object attach(Object context) {
+        return hooks.attach(context);
+    }
+
+    /**
+     * As {@link #attach}, for a context a new thread inherited from the thread that started it: it
+     * lapses once its span has ended, since a pool or event-loop thread started during a request may
+     * outlive the request by far.
+     */
+    public static Object attachInherited(Object context) {
+        return hooks.attachInherited(context);
+    }
+
+    /** Undoes {@link #attach}. */
+    public static void restore(Object previous) {
+        hooks.restore(previous);
+    }
+
+    /** Takes a started span off this thread, restoring the context that was current before it. */
+    public static void detach(ActiveSpan span) {
+        hooks.detach(span);
+    }
+
+    /**
+     * Wraps a task so that it runs with this thread's current context; returns the task itself (no
+     * allocation) when nothing is traced here or it is already wrapped.
+     */
+    public static Runnable wrap(Runnable task) {
+        if (task == null || task instanceof ContextRunnable) {
+            return task;
+        }
+        Object context = hooks.current();
+        return context == null ? task : new ContextRunnable(context, task);
+    }
+
+    /** As {@link #wrap(Runnable)}, for callables. */
+    public static <V> Callable<V> wrap(Callable<V> task) {
+        if (task == null || task instanceof ContextCallable) {
+            return task;
+        }
+        Object context = hooks.current();
+        return context == null ? task : new ContextCallable<V>(context, task);
+    }
+
+    /** An in-process span: a child of the current span, or a new root when sampled. Made current; null when not traced. */
+    public static ActiveSpan startInternal(String name) {
+        return hooks.startInternal(name);
+    }
+
+    /** Ends an in-process span and restores the context that was current before it. */
+    public static void endInternal(ActiveSpan span, Throwable error) {
+        hooks.endInternal(span, error);
+    }
+}

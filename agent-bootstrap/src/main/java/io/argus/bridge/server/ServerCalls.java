@@ -1,0 +1,31 @@
+package io.argus.bridge.server;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.HeaderGetter;
+
+/** Inbound requests: server spans and the HTTP server metrics. See the package {@code io.argus.bridge}. */
+public final class ServerCalls {
+
+    private static volatile ServerHooks hooks = ServerHooks.NOOP;
+
+    private ServerCalls() {
+    }
+
+    public static void install(ServerHooks implementation) {
+        hooks = implementation == null ? ServerHooks.NOOP : implementation;
+    }
+
+    /**
+     * Starts a server span when the request is sampled (or its caller's was), joined to the inbound
+     * context the core reads through {@code headers} (W3C {@code traceparent}/{@code tracestate}, B3
+     * single and multi header), and makes it current on this thread. Null when not traced.
+     */
+    public static <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
+        return hooks.start(method, path, request, headers);
+    }
+
+    /** Records the request in the server metrics and ends the span, if any. */
+    public static void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        hooks.end(span, startNanos, method, path, status, error);
+    }
+}

@@ -1,0 +1,24 @@
+package io.argus.bridge.server;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.HeaderGetter;
+
+/** What the core implements behind {@link ServerCalls}; safe to call with any arguments, nulls included. */
+public interface ServerHooks {
+
+    <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers);
+
+    void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error);
+
+    /** Does nothing; in place until the core installs itself, and when the agent is off. */
+    ServerHooks NOOP = new ServerHooks() {
+        @Override
+        public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
+            return null;
+        }
+
+        @Override
+        public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        }
+    };
+}

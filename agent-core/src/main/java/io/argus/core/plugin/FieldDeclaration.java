@@ -1,0 +1,27 @@
+package io.argus.core.plugin;
+
+/** A field a plugin wants on the objects of one library class: see {@link Probes#field}. */
+public final class FieldDeclaration {
+
+    private final String ownerClassName;
+    private final String fieldName;
+    private final boolean isLong;
+
+    FieldDeclaration(String ownerClassName, String fieldName, boolean isLong) {
+        this.ownerClassName = ownerClassName;
+        this.fieldName = fieldName;
+        this.isLong = isLong;
+    }
+
+    public String ownerClassName() {
+        return ownerClassName;
+    }
+
+    public String fieldName() {
+        return fieldName;
+    }
+
+    public boolean isLong() {
+        return isLong;
+    }
+}

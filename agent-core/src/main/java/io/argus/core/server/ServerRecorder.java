@@ -1,0 +1,57 @@
+package io.argus.core.server;
+
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.HeaderGetter;
+import io.argus.bridge.server.ServerHooks;
+import io.argus.core.metrics.CallMetricsTable;
+import io.argus.core.trace.InboundContext;
+import io.argus.core.trace.RecordedSpan;
+import io.argus.core.trace.Tracer;
+
+/** The agent behind {@code ServerCalls}: inbound context, server spans, HTTP server metrics. */
+public final class ServerRecorder implements ServerHooks {
+
+    private final Tracer tracer;
+    private final CallMetricsTable metrics;
+
+    public ServerRecorder(Tracer tracer, CallMetricsTable metrics) {
+        this.tracer = tracer;
+        this.metrics = metrics;
+    }
+
+    /** The one place that reads inbound propagation headers: W3C first, then B3 single, then B3 multi. */
+    @Override
+    public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
+        if (request == null || headers == null) {
+            return tracer.startServer(method, path, null, null, null);
+        }
+        String traceparent = headers.get(request, "traceparent");
+        String tracestate = null;
+        String b3 = null;
+        if (traceparent != null) {
+            tracestate = headers.get(request, "tracestate");
+        } else {
+            b3 = headers.get(request, "b3");
+            if (b3 == null) {
+                String traceId = headers.get(request, "X-B3-TraceId");
+                if (traceId != null) {
+                    b3 = InboundContext.b3FromMulti(traceId, headers.get(request, "X-B3-SpanId"),
+                            headers.get(request, "X-B3-Sampled"));
+                }
+            }
+        }
+        return tracer.startServer(method, path, traceparent, tracestate, b3);
+    }
+
+    @Override
+    public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        long now = System.nanoTime();
+        boolean failed = error != null || status >= 500;
+        metrics.record(method, path, status, now - startNanos, failed);
+        if (span instanceof RecordedSpan) {
+            RecordedSpan recorded = (RecordedSpan) span;
+            recorded.setHttpStatus(status);
+            tracer.end(recorded, now, error, failed);
+        }
+    }
+}
