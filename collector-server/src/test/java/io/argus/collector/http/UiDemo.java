@@ -1,5 +1,9 @@
-package io.argus.collector;
+package io.argus.collector.http;
 
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Spans;
+import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
@@ -17,7 +21,7 @@ import java.util.SplittableRandom;
  * then keeps running until killed.
  *
  * <pre>
- * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.UiDemo [httpPort] [dataDir]
+ * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.http.UiDemo [httpPort] [dataDir]
  * </pre>
  */
 public final class UiDemo {

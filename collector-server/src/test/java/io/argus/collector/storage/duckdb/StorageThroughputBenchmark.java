@@ -1,7 +1,10 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.Source;
-import io.argus.collector.storage.duckdb.DuckDbStorage;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanBatch;
@@ -30,7 +33,7 @@ import java.util.stream.Stream;
  * cd collector-server
  * mvn -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
- *      io.argus.collector.StorageThroughputBenchmark [spans=5000000] [mode=storage|tcp]
+ *      io.argus.collector.storage.duckdb.StorageThroughputBenchmark [spans=5000000] [mode=storage|tcp]
  * </pre>
  *
  * <p>{@code storage}: decoded span batches (1000 spans, 4 spans per trace, 3 tags each, all ids distinct, as

@@ -1,8 +1,13 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.Spans;
+import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
