@@ -21,6 +21,8 @@ import java.util.SplittableRandom;
  * then keeps running until killed.
  *
  * <pre>
+ * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * cd collector-server
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.http.UiDemo [httpPort] [dataDir]
  * </pre>
  */

@@ -30,8 +30,8 @@ import java.util.stream.Stream;
  * Manual throughput check of the storage write path (not run by {@code mvn verify}).
  *
  * <pre>
+ * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * cd collector-server
- * mvn -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
  *      io.argus.collector.storage.duckdb.StorageThroughputBenchmark [spans=5000000] [mode=storage|tcp]
  * </pre>
