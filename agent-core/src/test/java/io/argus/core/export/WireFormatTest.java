@@ -8,9 +8,9 @@ import io.argus.core.metrics.LatencyBuckets;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Frame;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanKind;
@@ -126,15 +126,15 @@ class WireFormatTest {
         MetricBatch batch = metrics.getMetrics();
         assertThat(batch.getTimestampMs()).isEqualTo(99);
         assertThat(batch.getBucketBoundsNanosCount()).isEqualTo(LatencyBuckets.boundCount());
-        assertThat(batch.getHttpCount()).isEqualTo(2);
-        HttpMetric s = batch.getHttp(0);
-        assertThat(s.getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_SERVER);
+        assertThat(batch.getCallsCount()).isEqualTo(2);
+        CallMetric s = batch.getCalls(0);
+        assertThat(s.getKind()).isEqualTo(CallMetricKind.CALL_METRIC_KIND_SERVER);
         assertThat(s.getTarget()).isEqualTo("/a");
         assertThat(s.getCount()).isEqualTo(2);
         assertThat(s.getSumNanos()).isEqualTo(6_000_000);
         assertThat(s.getBucketCountsList().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
-        HttpMetric c = batch.getHttp(1);
-        assertThat(c.getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_CLIENT);
+        CallMetric c = batch.getCalls(1);
+        assertThat(c.getKind()).isEqualTo(CallMetricKind.CALL_METRIC_KIND_CLIENT);
         assertThat(c.getErrors()).isEqualTo(1);
         assertThat(c.getStatus()).isZero();
         assertThat(batch.getJvmList()).hasSize(1);
@@ -171,9 +171,9 @@ class WireFormatTest {
         dbMetrics.record("INSERT", "h2:mem:test", 0, 1_000, false);
         MetricBatch batch = decode(ControlFrames.metrics(1, 1000, Collections.emptyList(), Collections.emptyList(),
                 dbMetrics.takeSnapshots(), sink -> { })).getMetrics();
-        assertThat(batch.getHttpCount()).isEqualTo(1);
-        assertThat(batch.getHttp(0).getKind()).isEqualTo(HttpMetricKind.HTTP_METRIC_KIND_DB);
-        assertThat(batch.getHttp(0).getMethod()).isEqualTo("INSERT");
-        assertThat(batch.getHttp(0).getTarget()).isEqualTo("h2:mem:test");
+        assertThat(batch.getCallsCount()).isEqualTo(1);
+        assertThat(batch.getCalls(0).getKind()).isEqualTo(CallMetricKind.CALL_METRIC_KIND_DB);
+        assertThat(batch.getCalls(0).getMethod()).isEqualTo("INSERT");
+        assertThat(batch.getCalls(0).getTarget()).isEqualTo("h2:mem:test");
     }
 }

@@ -143,7 +143,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                         throw ApiException.badRequest("parameter 'kind' must be 'server', 'client' or 'db', got '"
                                 + truncate(kind) + "'");
                     }
-                    yield ok(storage.httpMetrics(params.string("service"), kind));
+                    yield ok(storage.callMetrics(params.string("service"), kind));
                 }
                 case "metrics_jvm" -> {
                     String service = params.string("service");

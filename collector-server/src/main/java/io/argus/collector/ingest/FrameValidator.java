@@ -1,11 +1,11 @@
 package io.argus.collector.ingest;
 
 import io.argus.collector.storage.Source;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Gauge;
 import io.argus.protocol.Handshake;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanBatch;
@@ -136,7 +136,7 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
     }
 
     private void metrics(MetricBatch batch) {
-        int n = batch.getHttpCount() + batch.getJvmCount();
+        int n = batch.getCallsCount() + batch.getJvmCount();
         if (n > maxBatchEntries) {
             throw reject(RejectReason.BATCH_TOO_LARGE, n + " metric entries in one batch, the limit is "
                     + maxBatchEntries);
@@ -156,11 +156,11 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
             }
             previous = b;
         }
-        for (HttpMetric m : batch.getHttpList()) {
-            if (m.getKind() != HttpMetricKind.HTTP_METRIC_KIND_SERVER
-                    && m.getKind() != HttpMetricKind.HTTP_METRIC_KIND_CLIENT
-                    && m.getKind() != HttpMetricKind.HTTP_METRIC_KIND_DB) {
-                throw reject(RejectReason.INVALID_METRICS, "http metric of unknown kind " + m.getKindValue());
+        for (CallMetric m : batch.getCallsList()) {
+            if (m.getKind() != CallMetricKind.CALL_METRIC_KIND_SERVER
+                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_CLIENT
+                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_DB) {
+                throw reject(RejectReason.INVALID_METRICS, "call metric of unknown kind " + m.getKindValue());
             }
             if (m.getBucketCountsCount() > bounds + 1) {
                 throw reject(RejectReason.INVALID_METRICS, m.getBucketCountsCount() + " bucket counts for "
@@ -173,10 +173,10 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
                         + m.getTarget());
             }
             if (m.getStatus() < 0 || m.getStatus() > 999) {
-                throw reject(RejectReason.INVALID_METRICS, "http status " + m.getStatus());
+                throw reject(RejectReason.INVALID_METRICS, "call metric status " + m.getStatus());
             }
             if (m.getMethod().length() > MAX_NAME_CHARS || m.getTarget().length() > 4 * MAX_NAME_CHARS) {
-                throw reject(RejectReason.INVALID_METRICS, "http method or target too long");
+                throw reject(RejectReason.INVALID_METRICS, "call metric method or target too long");
             }
             for (int i = 0; i < m.getBucketCountsCount(); i++) {
                 if (m.getBucketCounts(i) < 0) {

@@ -3,20 +3,20 @@ package io.argus.collector.storage;
 import io.argus.protocol.MetricBatch;
 import java.util.List;
 
-/** Metric side of the storage: HTTP aggregation cells (deltas per flush) and JVM gauges. */
+/** Metric side of the storage: call aggregation cells (HTTP and database, deltas per flush) and JVM gauges. */
 public interface MetricStore {
 
     /** Like {@link SpanStore#offerSpans}: non-blocking, {@code false} when the write queue is full. */
     boolean offerMetrics(Source source, MetricBatch batch);
 
     /**
-     * HTTP metrics summed over every stored interval, one entry per (service, kind, method, target, status).
+     * Call metrics summed over every stored interval, one entry per (service, kind, method, target, status).
      *
      * @param service only this service; {@code null} for all
      * @param kind    {@code "server"}, {@code "client"}, {@code "db"} (database calls: method = statement type,
      *                target = database) or {@code null} for all
      */
-    List<HttpMetricSummary> httpMetrics(String service, String kind);
+    List<CallMetricSummary> callMetrics(String service, String kind);
 
     /** The JVM gauges of one service: per instance the latest values and the last {@code points} samples. */
     JvmMetrics jvmMetrics(String service, int points);

@@ -18,8 +18,8 @@ final class DuckDbSchema {
 
     static final String[] SPAN_KINDS = {"UNSPECIFIED", "SERVER", "CLIENT", "INTERNAL", "PRODUCER", "CONSUMER"};
     static final String[] SPAN_STATUSES = {"UNSET", "OK", "ERROR"};
-    /** {@code http_kind} labels by wire value of {@code HttpMetricKind}: 1 server, 2 client, 3 db (database calls). */
-    static final String[] HTTP_KINDS = {"unspecified", "server", "client", "db"};
+    /** {@code http_kind} labels by wire value of {@code CallMetricKind}: 1 server, 2 client, 3 db (database calls). */
+    static final String[] CALL_METRIC_KINDS = {"unspecified", "server", "client", "db"};
 
     private static final String[] DDL = {
         "CREATE TABLE IF NOT EXISTS argus_meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
@@ -47,6 +47,8 @@ final class DuckDbSchema {
                CASE WHEN parent_span_id IS NULL THEN NULL ELSE printf('%016x', parent_span_id) END AS parent_span_id,
                service, instance, kind, name, start_epoch_nanos, duration_nanos, status, tags
         FROM spans""",
+        // Call metric cells. Table and type keep their first names (from before database calls shared
+        // the cell) so that existing data folders and the SQL people run on them keep working.
         """
         CREATE TABLE IF NOT EXISTS http_metrics (
           service VARCHAR NOT NULL,

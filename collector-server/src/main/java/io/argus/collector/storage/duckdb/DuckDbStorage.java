@@ -3,8 +3,8 @@ package io.argus.collector.storage.duckdb;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.storage.AgentInfo;
+import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.Histograms;
-import io.argus.collector.storage.HttpMetricSummary;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.JvmInstanceMetrics;
 import io.argus.collector.storage.JvmMetrics;
@@ -338,7 +338,7 @@ public final class DuckDbStorage implements Storage {
     }
 
     @Override
-    public List<HttpMetricSummary> httpMetrics(String service, String kind) {
+    public List<CallMetricSummary> callMetrics(String service, String kind) {
         StringBuilder where = new StringBuilder(" WHERE true");
         List<String> params = new ArrayList<>();
         if (service != null) {
@@ -382,7 +382,7 @@ public final class DuckDbStorage implements Storage {
                     }
                     return out;
                 });
-        List<HttpMetricSummary> out = new ArrayList<>(totals.size());
+        List<CallMetricSummary> out = new ArrayList<>(totals.size());
         totals.forEach((key, t) -> {
             TreeMap<Long, Long> merged = buckets.getOrDefault(key, new TreeMap<>());
             long overflow = merged.getOrDefault(Long.MAX_VALUE, 0L);
@@ -397,7 +397,7 @@ public final class DuckDbStorage implements Storage {
             counts[i] = overflow;
             double min = t.count() > 0 ? t.min() : 0;
             double max = t.count() > 0 ? t.max() : 0;
-            out.add(new HttpMetricSummary(key.service(), key.kind(), key.method(), key.target(), key.status(),
+            out.add(new CallMetricSummary(key.service(), key.kind(), key.method(), key.target(), key.status(),
                     t.count(), t.errors(),
                     ms(t.count() > 0 ? (double) t.sum() / t.count() : 0), ms(min), ms(max),
                     ms(Histograms.percentile(0.95, bounds, counts, min, max)),

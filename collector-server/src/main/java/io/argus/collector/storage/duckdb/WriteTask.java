@@ -23,7 +23,7 @@ sealed interface WriteTask {
     record Metrics(Source source, MetricBatch batch) implements WriteTask {
         @Override
         public int rows() {
-            return batch.getHttpCount() + batch.getJvmCount();
+            return batch.getCallsCount() + batch.getJvmCount();
         }
     }
 

@@ -1,4 +1,4 @@
-package io.argus.collector;
+package io.argus.collector.testing;
 
 import io.argus.protocol.Frame;
 import io.argus.protocol.Handshake;
@@ -16,18 +16,18 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /** A minimal agent for tests: a real TCP socket writing length-prefixed frames. */
-final class TestAgent implements AutoCloseable {
-    final Socket socket;
+public final class TestAgent implements AutoCloseable {
+    private final Socket socket;
     private final DataOutputStream out;
 
-    TestAgent(int port) throws IOException {
+    public TestAgent(int port) throws IOException {
         socket = new Socket();
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setTcpNoDelay(true);
         out = new DataOutputStream(socket.getOutputStream());
     }
 
-    static Handshake handshake(String service, String instance) {
+    public static Handshake handshake(String service, String instance) {
         return Handshake.newBuilder()
                 .setProtocolVersion(1)
                 .setService(service)
@@ -40,11 +40,11 @@ final class TestAgent implements AutoCloseable {
                 .build();
     }
 
-    TestAgent hello(String service, String instance) throws IOException {
+    public TestAgent hello(String service, String instance) throws IOException {
         return send(Frame.newBuilder().setHandshake(handshake(service, instance)).build());
     }
 
-    TestAgent send(Frame frame) throws IOException {
+    public TestAgent send(Frame frame) throws IOException {
         byte[] body = frame.toByteArray();
         out.writeInt(body.length);
         out.write(body);
@@ -52,39 +52,44 @@ final class TestAgent implements AutoCloseable {
         return this;
     }
 
-    TestAgent spans(SpanBatch batch) throws IOException {
+    public TestAgent spans(SpanBatch batch) throws IOException {
         return send(Frame.newBuilder().setSpans(batch).build());
     }
 
-    TestAgent metrics(MetricBatch batch) throws IOException {
+    public TestAgent metrics(MetricBatch batch) throws IOException {
         return send(Frame.newBuilder().setMetrics(batch).build());
     }
 
-    TestAgent heartbeat(Heartbeat hb) throws IOException {
+    public TestAgent heartbeat(Heartbeat hb) throws IOException {
         return send(Frame.newBuilder().setHeartbeat(hb).build());
     }
 
     /** Writes raw bytes, framing or not. */
-    TestAgent raw(byte[] bytes) throws IOException {
+    public TestAgent raw(byte[] bytes) throws IOException {
         OutputStream o = socket.getOutputStream();
         o.write(bytes);
         o.flush();
         return this;
     }
 
-    static byte[] lengthPrefix(int length) {
+    public static byte[] lengthPrefix(int length) {
         return ByteBuffer.allocate(4).putInt(length).array();
     }
 
-    int localPort() {
+    public int localPort() {
         return socket.getLocalPort();
+    }
+
+    /** Half-closes the connection: the collector sees end of stream after what was written. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
     }
 
     /**
      * True when the server closed the connection within the timeout: the read sees end of stream or a
      * reset. The collector never writes to agents, so any read result means closed.
      */
-    boolean closedByServer(long timeoutMillis) throws IOException {
+    public boolean closedByServer(long timeoutMillis) throws IOException {
         socket.setSoTimeout((int) timeoutMillis);
         InputStream in = socket.getInputStream();
         try {

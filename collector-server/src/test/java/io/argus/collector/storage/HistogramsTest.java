@@ -1,9 +1,8 @@
-package io.argus.collector;
+package io.argus.collector.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.argus.collector.storage.Histograms;
 import org.junit.jupiter.api.Test;
 
 class HistogramsTest {

@@ -1,10 +1,11 @@
 package io.argus.collector.storage;
 
 /**
- * One HTTP aggregation cell (kind, method, target, status) of one service, summed over every stored
- * interval. Latencies are in milliseconds; p95/p99 come from the merged histogram buckets.
+ * One call aggregation cell (kind, method, target, status) of one service, summed over every stored
+ * interval: requests an HTTP server handled or an HTTP client made, or database calls. Latencies are in
+ * milliseconds; p95/p99 come from the merged histogram buckets.
  */
-public record HttpMetricSummary(
+public record CallMetricSummary(
         String service,
         String kind,
         String method,

@@ -1,8 +1,13 @@
-package io.argus.collector;
+package io.argus.collector.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.Spans;
+import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Handshake;
 import io.argus.protocol.SpanBatch;
@@ -179,7 +184,7 @@ class BadInputTest {
             b.write(TestAgent.lengthPrefix(100));
             b.write(new byte[10]);
             a.raw(b.toByteArray());
-            a.socket.shutdownOutput();
+            a.shutdownOutput();
         });
     }
 

@@ -1,10 +1,14 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.TestAgent;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.MetricBatch;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,7 +46,7 @@ class DbMetricsTest {
             agent.hello("shop", "shop-1");
             agent.metrics(MetricBatch.newBuilder().setTimestampMs(2_000).setIntervalMs(1_000)
                     .addBucketBoundsNanos(1_000_000L).addBucketBoundsNanos(10_000_000L)
-                    .addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_DB)
+                    .addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_DB)
                             .setMethod("SELECT").setTarget("h2:mem:shop").setStatus(0).setCount(5).setErrors(1)
                             .setSumNanos(5_000_000L).setMinNanos(500_000L).setMaxNanos(2_000_000L)
                             .addBucketCounts(4).addBucketCounts(1))

@@ -1,7 +1,10 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.Source;
-import io.argus.collector.storage.duckdb.DuckDbStorage;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanBatch;
@@ -27,10 +30,10 @@ import java.util.stream.Stream;
  * Manual throughput check of the storage write path (not run by {@code mvn verify}).
  *
  * <pre>
+ * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * cd collector-server
- * mvn -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
- *      io.argus.collector.StorageThroughputBenchmark [spans=5000000] [mode=storage|tcp]
+ *      io.argus.collector.storage.duckdb.StorageThroughputBenchmark [spans=5000000] [mode=storage|tcp]
  * </pre>
  *
  * <p>{@code storage}: decoded span batches (1000 spans, 4 spans per trace, 3 tags each, all ids distinct, as

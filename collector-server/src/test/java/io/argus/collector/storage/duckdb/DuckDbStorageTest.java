@@ -1,13 +1,12 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
-import static io.argus.collector.Spans.span;
+import static io.argus.collector.testing.Spans.span;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Source;
 import io.argus.collector.storage.TraceQuery;
 import io.argus.collector.storage.TraceSummary;
-import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
 import io.argus.protocol.SpanStatus;

@@ -1,4 +1,4 @@
-package io.argus.collector;
+package io.argus.collector.testing;
 
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanKind;
@@ -6,12 +6,12 @@ import io.argus.protocol.SpanStatus;
 import io.argus.protocol.Tag;
 
 /** Span builders for tests. */
-final class Spans {
+public final class Spans {
     private Spans() {
     }
 
-    static Span span(long traceHigh, long traceLow, long spanId, long parentId, SpanKind kind, String name,
-                     long startNanos, long durationNanos, SpanStatus status, String... tags) {
+    public static Span span(long traceHigh, long traceLow, long spanId, long parentId, SpanKind kind, String name,
+                            long startNanos, long durationNanos, SpanStatus status, String... tags) {
         Span.Builder b = Span.newBuilder()
                 .setTraceIdHigh(traceHigh)
                 .setTraceIdLow(traceLow)
@@ -28,7 +28,7 @@ final class Spans {
         return b.build();
     }
 
-    static Span simple(long traceLow, long spanId) {
+    public static Span simple(long traceLow, long spanId) {
         return span(0x1234L, traceLow, spanId, 0, SpanKind.SPAN_KIND_SERVER, "GET /x", 1_700_000_000_000_000_000L,
                 1_000_000L, SpanStatus.SPAN_STATUS_OK);
     }

@@ -1,9 +1,13 @@
-package io.argus.collector;
+package io.argus.collector.http;
 
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Spans;
+import io.argus.collector.testing.TestAgent;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
 import io.argus.protocol.Heartbeat;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
@@ -17,7 +21,9 @@ import java.util.SplittableRandom;
  * then keeps running until killed.
  *
  * <pre>
- * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.UiDemo [httpPort] [dataDir]
+ * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * cd collector-server
+ * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.http.UiDemo [httpPort] [dataDir]
  * </pre>
  */
 public final class UiDemo {
@@ -65,22 +71,22 @@ public final class UiDemo {
                     for (long b : bounds) {
                         m.addBucketBoundsNanos(b);
                     }
-                    m.addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_SERVER).setMethod("GET")
+                    m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_SERVER).setMethod("GET")
                             .setTarget(isFront ? "/front/call" : "/back/data").setStatus(200).setCount(120)
                             .setErrors(0).setSumNanos(120 * 6_000_000L).setMinNanos(900_000).setMaxNanos(48_000_000)
                             .addBucketCounts(5).addBucketCounts(30).addBucketCounts(50).addBucketCounts(25)
                             .addBucketCounts(7).addBucketCounts(3));
                     if (isFront) {
-                        m.addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_CLIENT)
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_CLIENT)
                                 .setMethod("GET").setTarget("back:8081").setStatus(200).setCount(120).setErrors(2)
                                 .setSumNanos(120 * 5_000_000L).setMinNanos(700_000).setMaxNanos(40_000_000)
                                 .addBucketCounts(8).addBucketCounts(35).addBucketCounts(50).addBucketCounts(20)
                                 .addBucketCounts(5).addBucketCounts(2));
-                        m.addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_DB)
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_DB)
                                 .setMethod("SELECT").setTarget("postgresql://db:5432/orders").setStatus(0).setCount(240)
                                 .setErrors(1).setSumNanos(240 * 1_200_000L).setMinNanos(300_000).setMaxNanos(9_000_000)
                                 .addBucketCounts(150).addBucketCounts(70).addBucketCounts(15).addBucketCounts(5));
-                        m.addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_SERVER)
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_SERVER)
                                 .setMethod("GET").setTarget("/front/call").setStatus(500).setCount(3).setErrors(3)
                                 .setSumNanos(3 * 20_000_000L).setMinNanos(9_000_000).setMaxNanos(31_000_000)
                                 .addBucketCounts(0).addBucketCounts(0).addBucketCounts(0).addBucketCounts(1)

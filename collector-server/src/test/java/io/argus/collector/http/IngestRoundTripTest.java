@@ -1,13 +1,17 @@
-package io.argus.collector;
+package io.argus.collector.http;
 
-import static io.argus.collector.Spans.span;
+import static io.argus.collector.testing.Spans.span;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.TestAgent;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
 import io.argus.protocol.Heartbeat;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
@@ -78,9 +82,9 @@ class IngestRoundTripTest {
             front.metrics(MetricBatch.newBuilder()
                     .setTimestampMs(1_000).setIntervalMs(10_000)
                     .addAllBucketBoundsNanos(List.of(BOUNDS[0], BOUNDS[1], BOUNDS[2], BOUNDS[3]))
-                    .addHttp(http(HttpMetricKind.HTTP_METRIC_KIND_SERVER, "GET", "/front/call", 200, 60, 0, 90 * MS,
+                    .addCalls(call(CallMetricKind.CALL_METRIC_KIND_SERVER, "GET", "/front/call", 200, 60, 0, 90 * MS,
                             MS / 2, 4 * MS, 10, 50))
-                    .addHttp(http(HttpMetricKind.HTTP_METRIC_KIND_CLIENT, "GET", "back:8080", 200, 10, 1, 30 * MS,
+                    .addCalls(call(CallMetricKind.CALL_METRIC_KIND_CLIENT, "GET", "back:8080", 200, 10, 1, 30 * MS,
                             2 * MS, 5 * MS, 0, 5, 5))
                     .addJvm(gauge("heap.used", 100))
                     .addJvm(gauge("threads.live", 10))
@@ -89,9 +93,9 @@ class IngestRoundTripTest {
             front.metrics(MetricBatch.newBuilder()
                     .setTimestampMs(2_000).setIntervalMs(10_000)
                     .addAllBucketBoundsNanos(List.of(BOUNDS[0], BOUNDS[1], BOUNDS[2], BOUNDS[3]))
-                    .addHttp(http(HttpMetricKind.HTTP_METRIC_KIND_SERVER, "GET", "/front/call", 200, 40, 2, 200 * MS,
+                    .addCalls(call(CallMetricKind.CALL_METRIC_KIND_SERVER, "GET", "/front/call", 200, 40, 2, 200 * MS,
                             8 * MS / 10, 12 * MS, 0, 0, 30, 10))
-                    .addHttp(http(HttpMetricKind.HTTP_METRIC_KIND_SERVER, "GET", "/front/slow", 200, 4, 0, 80 * MS,
+                    .addCalls(call(CallMetricKind.CALL_METRIC_KIND_SERVER, "GET", "/front/slow", 200, 4, 0, 80 * MS,
                             6 * MS, 40 * MS, 0, 0, 0, 2, 2))
                     .addJvm(gauge("heap.used", 200))
                     .addJvm(gauge("threads.live", 11))
@@ -114,9 +118,9 @@ class IngestRoundTripTest {
         }
     }
 
-    static HttpMetric http(HttpMetricKind kind, String method, String target, int status, long count, long errors,
-                           long sum, long min, long max, long... buckets) {
-        HttpMetric.Builder b = HttpMetric.newBuilder().setKind(kind).setMethod(method).setTarget(target)
+    static CallMetric call(CallMetricKind kind, String method, String target, int status, long count, long errors,
+                     long sum, long min, long max, long... buckets) {
+        CallMetric.Builder b = CallMetric.newBuilder().setKind(kind).setMethod(method).setTarget(target)
                 .setStatus(status).setCount(count).setErrors(errors).setSumNanos(sum).setMinNanos(min)
                 .setMaxNanos(max);
         for (long c : buckets) {

@@ -1,7 +1,8 @@
-package io.argus.collector;
+package io.argus.collector.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.Collector;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,18 +12,18 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 /** Test client for the collector's HTTP API (real HTTP through java.net.http). */
-final class Api {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class Api {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String base;
 
-    Api(Collector collector) {
+    public Api(Collector collector) {
         this.base = "http://127.0.0.1:" + collector.httpPort();
     }
 
-    record Response(int status, String contentType, String body) {
-        JsonNode json() {
+    public record Response(int status, String contentType, String body) {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (IOException e) {
@@ -31,7 +32,7 @@ final class Api {
         }
     }
 
-    Response get(String path) {
+    public Response get(String path) {
         try {
             HttpResponse<String> res = CLIENT.send(
                     HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20)).GET().build(),
@@ -46,7 +47,7 @@ final class Api {
     }
 
     /** GET that must answer 200 with JSON. */
-    JsonNode json(String path) {
+    public JsonNode json(String path) {
         Response r = get(path);
         if (r.status() != 200) {
             throw new AssertionError("GET " + path + " -> " + r.status() + ": " + r.body());
@@ -55,7 +56,7 @@ final class Api {
     }
 
     /** Polls {@code path} until {@code done} accepts the JSON answer (data arrives asynchronously). */
-    JsonNode await(String path, Predicate<JsonNode> done) {
+    public JsonNode await(String path, Predicate<JsonNode> done) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         JsonNode last = null;
         while (System.nanoTime() < deadline) {
@@ -74,7 +75,7 @@ final class Api {
     }
 
     /** Value of one sample line of {@code /metrics}, e.g. {@code argus_collector_spans_stored_total}. */
-    double metric(String sample) {
+    public double metric(String sample) {
         String text = get("/metrics").body();
         for (String line : text.split("\n")) {
             if (line.startsWith(sample + " ")) {
@@ -85,7 +86,7 @@ final class Api {
     }
 
     /** Polls a /metrics sample until it reaches {@code expected}. */
-    double awaitMetric(String sample, double expected) {
+    public double awaitMetric(String sample, double expected) {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         double v = Double.NaN;
         while (System.nanoTime() < deadline) {

@@ -1,11 +1,16 @@
-package io.argus.collector;
+package io.argus.collector.storage.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.Api;
+import io.argus.collector.testing.Spans;
+import io.argus.collector.testing.TestAgent;
+import io.argus.protocol.CallMetric;
+import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
-import io.argus.protocol.HttpMetric;
-import io.argus.protocol.HttpMetricKind;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
@@ -37,7 +42,7 @@ class PersistenceTest {
                     .build());
             agent.metrics(MetricBatch.newBuilder().setTimestampMs(1_000).setIntervalMs(10_000)
                     .addBucketBoundsNanos(1_000_000L).addBucketBoundsNanos(10_000_000L)
-                    .addHttp(HttpMetric.newBuilder().setKind(HttpMetricKind.HTTP_METRIC_KIND_SERVER)
+                    .addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_SERVER)
                             .setMethod("POST").setTarget("/orders").setStatus(201).setCount(4).setSumNanos(16_000_000L)
                             .setMinNanos(2_000_000L).setMaxNanos(8_000_000L).addBucketCounts(0).addBucketCounts(4))
                     .addJvm(Gauge.newBuilder().setName("heap.used").setValue(1234.5))
