@@ -24,7 +24,7 @@ class FailureModesIT {
 
     private static AgentApp.Builder app() {
         return AgentApp.builder(ClassVisibilityApp.class.getName()).classpath(testClasses())
-                .agent("argus.exporter.mode", "discard").args("io.argus.bridge.Argus");
+                .agent("argus.exporter.mode", "discard").args("io.argus.bridge.server.ServerCalls");
     }
 
     private static List<String> agentLines(AgentApp app) {
@@ -36,7 +36,7 @@ class FailureModesIT {
         try (AgentApp app = app().agent("argus.enabled", "false").start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(30));
             assertThat(agentLines(app)).isEmpty();
-            assertThat(app.output()).contains("CLASS io.argus.bridge.Argus HIDDEN");
+            assertThat(app.output()).contains("CLASS io.argus.bridge.server.ServerCalls HIDDEN");
         }
     }
 

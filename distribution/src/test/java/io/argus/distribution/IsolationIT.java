@@ -43,7 +43,7 @@ class IsolationIT {
              AgentApp app = AgentApp.builder(ClassVisibilityApp.class.getName())
                      .classpath(testClasses())
                      .collector(collector.ingestPort()).samplingRate(100).service("visibility")
-                     .args(AGENT_CLASSES).args("io.argus.bridge.Argus")
+                     .args(AGENT_CLASSES).args("io.argus.bridge.server.ServerCalls")
                      .start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(30));
             assertThat(app.output()).contains("[argus] Argus");
@@ -51,7 +51,7 @@ class IsolationIT {
                 assertThat(app.output()).contains("CLASS " + name + " HIDDEN");
             }
             // the bridge alone is on the bootstrap path, by design: advice in any class loader calls it
-            assertThat(app.output()).contains("CLASS io.argus.bridge.Argus VISIBLE");
+            assertThat(app.output()).contains("CLASS io.argus.bridge.server.ServerCalls VISIBLE");
         }
     }
 

@@ -13,7 +13,7 @@ public final class ClassVisibility {
     public static void print(Class<?> app) {
         System.out.println("VISIBILITY bytebuddy=" + visible(app, "io.argus.shaded.net.bytebuddy.ByteBuddy")
                 + " core=" + visible(app, "io.argus.core.AgentRuntime")
-                + " bridge=" + visible(app, "io.argus.bridge.Argus"));
+                + " bridge=" + visible(app, "io.argus.bridge.server.ServerCalls"));
     }
 
     private static boolean visible(Class<?> app, String name) {

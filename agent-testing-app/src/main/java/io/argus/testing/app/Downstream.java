@@ -4,7 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.HeaderGetter;
+import io.argus.bridge.server.ServerCalls;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * What the HTTP client test applications share: a JDK {@code HttpServer} on 127.0.0.1 as the
  * downstream service (it prints every request it receives, with its trace headers), a port nobody
- * listens on, parent spans made by hand through {@link Argus#serverStart} (the client plugins' test
+ * listens on, parent spans made by hand through {@link ServerCalls#start} (the client plugins' test
  * agents have no server plugin), and the output lines the ITs parse (agent-testing's ClientAppRun).
  *
  * <p>Downstream paths ({@code tag} is the {@code tag=} query parameter): {@code /ok} and anything not
@@ -49,6 +50,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * </ul>
  */
 public final class Downstream {
+
+    /** Inbound headers of a parent span made by hand. */
+    private static final HeaderGetter<java.util.Map<String, String>> MAP_HEADERS =
+            new HeaderGetter<java.util.Map<String, String>>() {
+                @Override
+                public String get(java.util.Map<String, String> headers, String name) {
+                    return headers.get(name);
+                }
+            };
+
 
     /** One path of the downstream server; the RECEIVED line is printed and the request body read before. */
     public interface Route {
@@ -163,7 +174,7 @@ public final class Downstream {
 
     /** Runs {@code call} under a hand-made, sampled server span, as a server plugin would; an exception becomes an ERROR line. */
     public static void traced(String tag, Call call) {
-        run(tag, Argus.serverStart("GET", "/test-" + tag, null, null, null), call);
+        run(tag, ServerCalls.start("GET", "/test-" + tag, null, null), call);
     }
 
     /**
@@ -174,7 +185,12 @@ public final class Downstream {
         String traceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong() | 1,
                 ThreadLocalRandom.current().nextLong());
         System.out.println("INBOUND tag=" + tag + " traceId=" + traceId);
-        run(tag, Argus.serverStart("GET", "/test-" + tag, "00-" + traceId + "-b7ad6b7169203331-01", tracestate, null), call);
+        java.util.Map<String, String> inbound = new java.util.HashMap<String, String>();
+        inbound.put("traceparent", "00-" + traceId + "-b7ad6b7169203331-01");
+        if (tracestate != null) {
+            inbound.put("tracestate", tracestate);
+        }
+        run(tag, ServerCalls.start("GET", "/test-" + tag, inbound, MAP_HEADERS), call);
     }
 
     private static void run(String tag, ActiveSpan root, Call call) {
@@ -185,7 +201,7 @@ public final class Downstream {
         } catch (Exception e) {
             error(tag, e);
         } finally {
-            Argus.serverEnd(root, start, "GET", "/test-" + tag, 200, null);
+            ServerCalls.end(root, start, "GET", "/test-" + tag, 200, null);
         }
     }
 
@@ -240,8 +256,8 @@ public final class Downstream {
     public static void finish() throws InterruptedException {
         System.out.println("DONE");
         Thread.sleep(1500);
-        ActiveSpan after = Argus.serverStart("GET", "/after", null, null, null);
-        Argus.serverEnd(after, System.nanoTime(), "GET", "/after", 200, null);
+        ActiveSpan after = ServerCalls.start("GET", "/after", null, null);
+        ServerCalls.end(after, System.nanoTime(), "GET", "/after", 200, null);
         System.out.println("AFTER");
         Thread.sleep(Long.MAX_VALUE);
     }

@@ -32,8 +32,14 @@ public final class JettyPlugin implements ArgusPlugin {
     static final String HTTP_CHANNEL_9 = "org.eclipse.jetty.server.HttpChannel";
     static final String CHANNEL_STATE_12 = "org.eclipse.jetty.server.internal.HttpChannelState";
     static final String HANDLER_INVOKER_12 = CHANNEL_STATE_12 + "$HandlerInvoker";
+    static final String REQUEST_9 = "org.eclipse.jetty.server.Request";
+    static final String CHANNEL_REQUEST_12 = CHANNEL_STATE_12 + "$ChannelRequest";
 
     private static final String ADVICE = "io.argus.plugin.jetty.";
+    private static final String FIELDS = ADVICE + "JettyFields";
+    private static final String HEADERS_9 = ADVICE + "v9.RequestHeaders";
+    private static final String HEADERS_12 = ADVICE + "v12.RequestHeaders";
+    private static final String COMPLETION_12 = ADVICE + "v12.RequestCompletion";
 
     @Override
     public String name() {
@@ -42,7 +48,11 @@ public final class JettyPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(REQUEST_9, JettyFields.SPAN).longField(REQUEST_9, JettyFields.START)
+                .field(CHANNEL_REQUEST_12, JettyFields.SPAN).field(CHANNEL_REQUEST_12, JettyFields.ERROR);
+
         probes.type(SERVER)
+                .helpers(FIELDS, HEADERS_9, HEADERS_12)
                 // Jetty 9.4: handle(HttpChannel)
                 .advise(named("handle").and(takesArguments(1)).and(takesArgument(0, named(HTTP_CHANNEL_9))),
                         ADVICE + "v9.ServerHandleAdvice")
@@ -54,13 +64,13 @@ public final class JettyPlugin implements ArgusPlugin {
                         ADVICE + "v12.ServerHandleAdvice");
 
         // Jetty 9.4: the response of an async request is complete
-        probes.type(HTTP_CHANNEL_9)
+        probes.type(HTTP_CHANNEL_9).helpers(FIELDS)
                 .advise(named("onCompleted").and(takesArguments(0)), ADVICE + "v9.ChannelCompletedAdvice");
 
         // Jetty 12: every request's response is complete
-        probes.type(CHANNEL_STATE_12)
+        probes.type(CHANNEL_STATE_12).helpers(FIELDS, COMPLETION_12)
                 .advise(completeStream(), ADVICE + "v12.CompleteStreamAdvice");
-        probes.type(HANDLER_INVOKER_12)
+        probes.type(HANDLER_INVOKER_12).helpers(FIELDS, COMPLETION_12)
                 .advise(completeStream(), ADVICE + "v12.InvokerCompleteStreamAdvice");
     }
 

@@ -1,7 +1,9 @@
 package io.argus.plugin.jetty.v9;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.server.ServerCalls;
+import io.argus.plugin.jetty.JettyFields;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.Request;
@@ -14,11 +16,8 @@ import org.eclipse.jetty.server.Response;
  * <p>A request that did not start async is finished when the method returns: its status is final
  * then, except for the two fix-ups Jetty applies right after, which are mirrored here (an exception
  * becomes a 500 and an unhandled request a 404 unless the response was committed). An async request
- * keeps its start time (and its span, if traced) in request attributes, leaves the span's context on
- * this thread, and is finished by {@link ChannelCompletedAdvice}.
- *
- * <p>Untraced synchronous requests allocate nothing here: the start time lives in an advice local.
- * Advice code runs inside Jetty's class loader and may only use the bridge, the JDK and Jetty.
+ * keeps its start time (and its span, if traced) on the request, leaves the span's context on this
+ * thread, and is finished by {@link ChannelCompletedAdvice}.
  */
 public final class ServerHandleAdvice {
 
@@ -30,21 +29,7 @@ public final class ServerHandleAdvice {
                                    @Advice.Local("argusStartNanos") long startNanos) {
         startNanos = System.nanoTime();
         Request request = channel.getRequest();
-        String traceparent = request.getHeader("traceparent");
-        String tracestate = null;
-        String b3 = null;
-        if (traceparent != null) {
-            tracestate = request.getHeader("tracestate");
-        } else {
-            b3 = request.getHeader("b3");
-            if (b3 == null) {
-                String traceId = request.getHeader("X-B3-TraceId");
-                if (traceId != null) {
-                    b3 = Argus.b3Multi(traceId, request.getHeader("X-B3-SpanId"), request.getHeader("X-B3-Sampled"));
-                }
-            }
-        }
-        return Argus.serverStart(request.getMethod(), request.getRequestURI(), traceparent, tracestate, b3);
+        return ServerCalls.start(request.getMethod(), request.getRequestURI(), request, RequestHeaders.INSTANCE);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
@@ -54,11 +39,11 @@ public final class ServerHandleAdvice {
                             @Advice.Thrown Throwable thrown) {
         Request request = channel.getRequest();
         if (request.isAsyncStarted()) {
-            // Still inside the dispatch: the completion cannot run before these attributes are set.
-            request.setAttribute("io.argus.jetty.start", Long.valueOf(startNanos));
+            // Still inside the dispatch: the completion cannot run before this state is set.
+            JettyFields.REQUEST_START.set(request, startNanos);
             if (span != null) {
-                request.setAttribute("io.argus.jetty.span", span);
-                Argus.detach(span);
+                JettyFields.REQUEST_SPAN.set(request, span);
+                TraceContext.detach(span);
             }
             return;
         }
@@ -73,6 +58,6 @@ public final class ServerHandleAdvice {
         } else {
             status = response.getStatus();
         }
-        Argus.serverEnd(span, startNanos, request.getMethod(), request.getRequestURI(), status, thrown);
+        ServerCalls.end(span, startNanos, request.getMethod(), request.getRequestURI(), status, thrown);
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.jetty.v12;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.server.ServerCalls;
+import io.argus.plugin.jetty.JettyFields;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -14,7 +15,7 @@ import org.eclipse.jetty.server.Response;
  * so the request and response are still intact.
  *
  * <p>The start time is Jetty's own {@code Request#getBeginNanoTime()}, so an untraced request needs
- * no state of its own: one attribute look-up, a few field reads, and the bridge call.
+ * no state of its own: one field read, a few of Jetty's, and the bridge call.
  */
 public final class CompleteStreamAdvice {
 
@@ -25,24 +26,8 @@ public final class CompleteStreamAdvice {
     public static void enter(@Advice.FieldValue("_request") Request request,
                              @Advice.FieldValue("_response") Response response,
                              @Advice.Argument(1) Throwable failure) {
-        if (request == null || response == null) {
-            return;
+        if (request != null && response != null) {
+            RequestCompletion.end(request, response, failure);
         }
-        ActiveSpan span = null;
-        Throwable error = failure;
-        Object attribute = request.getAttribute("io.argus.jetty.span");
-        if (attribute instanceof ActiveSpan) {
-            span = (ActiveSpan) attribute;
-            request.removeAttribute("io.argus.jetty.span");
-            Object thrown = request.getAttribute("io.argus.jetty.error");
-            if (thrown instanceof Throwable) {
-                request.removeAttribute("io.argus.jetty.error");
-                if (error == null) {
-                    error = (Throwable) thrown;
-                }
-            }
-        }
-        Argus.serverEnd(span, request.getBeginNanoTime(), request.getMethod(), request.getHttpURI().getPath(),
-                response.getStatus(), error);
     }
 }

@@ -1,7 +1,5 @@
 package io.argus.plugin.jetty.v12;
 
-import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -22,24 +20,8 @@ public final class InvokerCompleteStreamAdvice {
                              @Advice.Argument(1) Throwable failure) {
         Request request = channel.getRequest();
         Response response = channel.getResponse();
-        if (request == null || response == null) {
-            return;
+        if (request != null && response != null) {
+            RequestCompletion.end(request, response, failure);
         }
-        ActiveSpan span = null;
-        Throwable error = failure;
-        Object attribute = request.getAttribute("io.argus.jetty.span");
-        if (attribute instanceof ActiveSpan) {
-            span = (ActiveSpan) attribute;
-            request.removeAttribute("io.argus.jetty.span");
-            Object thrown = request.getAttribute("io.argus.jetty.error");
-            if (thrown instanceof Throwable) {
-                request.removeAttribute("io.argus.jetty.error");
-                if (error == null) {
-                    error = (Throwable) thrown;
-                }
-            }
-        }
-        Argus.serverEnd(span, request.getBeginNanoTime(), request.getMethod(), request.getHttpURI().getPath(),
-                response.getStatus(), error);
     }
 }
