@@ -10,8 +10,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * On Java 9+, a JDK module must read the bridge's module before advice inlined into its classes
- * can call the bridge. Done once at start-up for the modules that hold exact probe targets.
+ * On Java 9+, a JDK module must read the bridge's module (and, for a module of the platform loader,
+ * that loader's unnamed module, where helper classes go) before advice inlined into its classes can
+ * call them. Done once at start-up for the modules that hold exact probe targets.
  * Written with reflection because the agent is compiled for Java 8.
  */
 final class ModuleReads {
@@ -37,12 +38,21 @@ final class ModuleReads {
             Object bootLayer = layerClass.getMethod("boot").invoke(null);
             Set<?> modules = (Set<?>) layerClass.getMethod("modules").invoke(bootLayer);
             Method getPackages = moduleClass.getMethod("getPackages");
+            Method getLoader = moduleClass.getMethod("getClassLoader");
+            Method unnamedModule = ClassLoader.class.getMethod("getUnnamedModule");
             Method redefine = Instrumentation.class.getMethod("redefineModule", moduleClass, Set.class,
                     java.util.Map.class, java.util.Map.class, Set.class, java.util.Map.class);
             for (Object module : modules) {
                 Set<?> modulePackages = (Set<?>) getPackages.invoke(module);
                 if (!Collections.disjoint(modulePackages, packages)) {
-                    redefine.invoke(inst, module, Collections.singleton(bridgeModule),
+                    Set<Object> reads = new HashSet<Object>();
+                    reads.add(bridgeModule);
+                    ClassLoader loader = (ClassLoader) getLoader.invoke(module);
+                    if (loader != null) {
+                        // helper classes are defined in the loader's unnamed module
+                        reads.add(unnamedModule.invoke(loader));
+                    }
+                    redefine.invoke(inst, module, reads,
                             Collections.emptyMap(), Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
                 }
             }
