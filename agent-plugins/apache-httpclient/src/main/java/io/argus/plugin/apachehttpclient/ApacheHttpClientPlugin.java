@@ -37,7 +37,9 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * (the default, custom and HTTP/2 clients) and {@code AbstractMinimalHttpAsyncClientBase} (the minimal
  * ones), in every release from 5.0 to 5.6. The request completes on an I/O reactor thread, so its advice
  * puts helper classes in the way of the callback, the request producer and the response consumer; the
- * engine defines them in the client's class loader ({@code TypeProbe#helpers}).
+ * engine defines them in the client's class loader ({@code TypeProbe#helpers}). Every probe writes the
+ * trace headers through one {@code HeaderSetter} helper per library API ({@code v4.RequestHeaders},
+ * {@code v5.RequestHeaders}).
  */
 public final class ApacheHttpClientPlugin implements ArgusPlugin {
 
@@ -45,8 +47,12 @@ public final class ApacheHttpClientPlugin implements ArgusPlugin {
     static final String V5 = "org.apache.hc.client5.http.impl.classic.";
     static final String V5_ASYNC = "org.apache.hc.client5.http.impl.async.";
     private static final String ADVICE = "io.argus.plugin.apachehttpclient.";
+    /** The header setters, one per library API: 4.x's and HttpCore 5's. */
+    private static final String HEADERS_4 = ADVICE + "v4.RequestHeaders";
+    private static final String HEADERS_5 = ADVICE + "v5.RequestHeaders";
     /** Defined in the async client's class loader: they implement HttpCore interfaces. */
     private static final String[] ASYNC_HELPERS = {
+            HEADERS_5,
             ADVICE + "v5.async.AsyncClientCall",
             ADVICE + "v5.async.ObservedRequestProducer",
             ADVICE + "v5.async.ObservedResponseConsumer",
@@ -60,14 +66,14 @@ public final class ApacheHttpClientPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         ElementMatcher.Junction<MethodDescription> v4 = doExecute("org.apache.http.HttpHost", "org.apache.http.HttpRequest");
-        probes.type(V4 + "InternalHttpClient").advise(v4, ADVICE + "v4.DoExecuteAdvice");
-        probes.type(V4 + "MinimalHttpClient").advise(v4, ADVICE + "v4.DoExecuteAdvice");
-        probes.type(V4 + "AbstractHttpClient").advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "InternalHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "MinimalHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "AbstractHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
 
         ElementMatcher.Junction<MethodDescription> v5 = doExecute("org.apache.hc.core5.http.HttpHost",
                 "org.apache.hc.core5.http.ClassicHttpRequest");
-        probes.type(V5 + "InternalHttpClient").advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
-        probes.type(V5 + "MinimalHttpClient").advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
+        probes.type(V5 + "InternalHttpClient").helpers(HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
+        probes.type(V5 + "MinimalHttpClient").helpers(HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
 
         ElementMatcher.Junction<MethodDescription> v5Async = named("doExecute").and(not(isAbstract()))
                 .and(takesArguments(6))

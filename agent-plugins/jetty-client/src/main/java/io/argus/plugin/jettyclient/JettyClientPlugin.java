@@ -18,14 +18,14 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       proxy servlet's upstream request) gets exactly one exchange, created on the thread that
  *       sends it, before its headers are serialized. The advice starts the client span under that
  *       thread's current span, sets {@code traceparent}/{@code tracestate} in the request's headers
- *       (replacing any copied from an inbound request) and hands the start time (and span) to the
- *       agent under the request's identity ({@code Argus.clientPending}, which allocates nothing);</li>
+ *       (replacing any copied from an inbound request) and keeps the start time (and span) in fields
+ *       the agent gives the concrete {@code HttpRequest} class (which allocates nothing);</li>
  *   <li>the notification of the request's completion with its {@code Result}
  *       ({@code ResponseNotifier.notifyComplete(List, Result)} in 9.4,
  *       {@code ResponseListeners.notifyComplete(Result)} in 12), on whichever thread completes it,
  *       before the application's complete listeners (and so before a blocked {@code send()}
  *       returns). The first notification for a request ends it; later ones (a redirect forwarding its
- *       final result to the original request's listeners) find nothing remembered and do nothing.</li>
+ *       final result to the original request's listeners) find nothing kept and do nothing.</li>
  * </ul>
  */
 public final class JettyClientPlugin implements ArgusPlugin {
@@ -34,7 +34,12 @@ public final class JettyClientPlugin implements ArgusPlugin {
     static final String NOTIFIER_9 = "org.eclipse.jetty.client.ResponseNotifier";
     static final String EXCHANGE_12 = "org.eclipse.jetty.client.transport.HttpExchange";
     static final String LISTENERS_12 = "org.eclipse.jetty.client.transport.ResponseListeners";
+    static final String REQUEST_9 = "org.eclipse.jetty.client.HttpRequest";
+    static final String REQUEST_12 = "org.eclipse.jetty.client.transport.HttpRequest";
     private static final String ADVICE = "io.argus.plugin.jettyclient.";
+    private static final String CALLS = ADVICE + "JettyClientCalls";
+    private static final String HEADERS_9 = ADVICE + "v9.RequestHeaders";
+    private static final String HEADERS_12 = ADVICE + "v12.RequestHeaders";
 
     @Override
     public String name() {
@@ -43,12 +48,14 @@ public final class JettyClientPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(REQUEST_9, JettyClientCalls.SPAN).longField(REQUEST_9, JettyClientCalls.START)
+                .field(REQUEST_12, JettyClientCalls.SPAN).longField(REQUEST_12, JettyClientCalls.START);
+
         // Jetty 9.4: HttpExchange(HttpDestination, HttpRequest, List<ResponseListener>)
-        probes.type(EXCHANGE_9)
-                .advise(isConstructor().and(takesArguments(3))
-                                .and(takesArgument(1, named("org.eclipse.jetty.client.HttpRequest"))),
+        probes.type(EXCHANGE_9).helpers(CALLS, HEADERS_9)
+                .advise(isConstructor().and(takesArguments(3)).and(takesArgument(1, named(REQUEST_9))),
                         ADVICE + "v9.ExchangeAdvice");
-        probes.type(NOTIFIER_9)
+        probes.type(NOTIFIER_9).helpers(CALLS)
                 .advise(named("notifyComplete").and(takesArguments(2))
                                 .and(takesArgument(0, named("java.util.List")))
                                 .and(takesArgument(1, named("org.eclipse.jetty.client.api.Result"))),
@@ -56,11 +63,10 @@ public final class JettyClientPlugin implements ArgusPlugin {
 
         // Jetty 12: HttpExchange(HttpDestination, HttpRequest, ResponseListeners); the two-argument
         // constructor delegates to it
-        probes.type(EXCHANGE_12)
-                .advise(isConstructor().and(takesArguments(3))
-                                .and(takesArgument(1, named("org.eclipse.jetty.client.transport.HttpRequest"))),
+        probes.type(EXCHANGE_12).helpers(CALLS, HEADERS_12)
+                .advise(isConstructor().and(takesArguments(3)).and(takesArgument(1, named(REQUEST_12))),
                         ADVICE + "v12.ExchangeAdvice");
-        probes.type(LISTENERS_12)
+        probes.type(LISTENERS_12).helpers(CALLS)
                 .advise(named("notifyComplete").and(takesArguments(1))
                                 .and(takesArgument(0, named("org.eclipse.jetty.client.Result"))),
                         ADVICE + "v12.CompleteAdvice");

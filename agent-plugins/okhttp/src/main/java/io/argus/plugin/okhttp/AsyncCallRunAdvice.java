@@ -1,6 +1,6 @@
 package io.argus.plugin.okhttp;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 import okhttp3.Callback;
 
@@ -28,17 +28,17 @@ public final class AsyncCallRunAdvice {
     public static boolean enter(@Advice.FieldValue("responseCallback") Callback callback,
                                 @Advice.Local("argusPrevious") Object previous) {
         Object context = callback instanceof ContextCallback ? ((ContextCallback) callback).context : null;
-        if (context == null && Argus.currentContext() == null) {
+        if (context == null && TraceContext.current() == null) {
             return false;
         }
-        previous = Argus.attachContext(context);
+        previous = TraceContext.attach(context);
         return true;
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     public static void exit(@Advice.Enter boolean attached, @Advice.Local("argusPrevious") Object previous) {
         if (attached) {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.okhttp;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
@@ -25,8 +26,7 @@ import okhttp3.Response;
  * application's {@code Request} object and {@code Call.request()} stay as they were.
  *
  * <p>Exceptions from the chain propagate unchanged; the call is recorded with status 0 and the
- * exception. Advice code is copied into OkHttp's class: it may use only the bridge, the JDK and the
- * okhttp3 API, no helper methods of this class, no lambdas.
+ * exception. The traced path's URL and request copy are built by the helper {@link TracedRequests}.
  */
 public final class ChainProceedAdvice {
 
@@ -41,44 +41,13 @@ public final class ChainProceedAdvice {
             return null;
         }
         startNanos = System.nanoTime();
-        if (request == null || Argus.currentContext() == null) {
+        if (request == null || TraceContext.current() == null) {
             return null;
         }
         HttpUrl url = request.url();
-        String scheme = url.scheme();
-        String host = url.host();
-        int port = url.port();
-        // scheme://host[:port]/path?query: never the user info
-        StringBuilder target = new StringBuilder(64).append(scheme).append("://");
-        if (host.indexOf(':') >= 0) {
-            target.append('[').append(host).append(']');
-        } else {
-            target.append(host);
-        }
-        if (port != HttpUrl.defaultPort(scheme)) {
-            target.append(':').append(port);
-        }
-        target.append(url.encodedPath());
-        String query = url.encodedQuery();
-        if (query != null) {
-            target.append('?').append(query);
-        }
-        ActiveSpan span = Argus.clientStart(request.method(), host, port, target.toString());
-        if (span == null) {
-            return null;
-        }
-        try {
-            Request.Builder copy = request.newBuilder().header("traceparent", span.traceparent());
-            String tracestate = span.tracestate();
-            if (tracestate != null) {
-                copy.header("tracestate", tracestate);
-            } else {
-                // it belonged to the application's own traceparent, which was just replaced
-                copy.removeHeader("tracestate");
-            }
-            request = copy.build();
-        } catch (RuntimeException refused) {
-            // e.g. a tracestate OkHttp does not accept as a header value: the request goes out as it is
+        ActiveSpan span = ClientCalls.start(request.method(), url.host(), url.port(), TracedRequests.url(url));
+        if (span != null) {
+            request = TracedRequests.withContext(request, span);
         }
         return span;
     }
@@ -93,7 +62,7 @@ public final class ChainProceedAdvice {
         if (index != 0 || request == null) {
             return;
         }
-        Argus.clientEnd(span, startNanos, request.method(), request.url().host(),
+        ClientCalls.end(span, startNanos, request.method(), request.url().host(),
                 response != null ? response.code() : 0, thrown);
     }
 }

@@ -16,7 +16,7 @@ import java.io.IOException;
  */
 public final class ContextCallback implements Callback {
 
-    /** The caller's trace context, as {@code Argus.currentContext()} returned it. */
+    /** The caller's trace context, as {@code TraceContext.current()} returned it. */
     public final Object context;
     private final Callback delegate;
 

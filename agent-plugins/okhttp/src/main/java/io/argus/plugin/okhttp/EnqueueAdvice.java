@@ -1,6 +1,6 @@
 package io.argus.plugin.okhttp;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 import okhttp3.Callback;
 
@@ -22,7 +22,7 @@ public final class EnqueueAdvice {
         if (callback == null || callback instanceof ContextCallback) {
             return;
         }
-        Object context = Argus.currentContext();
+        Object context = TraceContext.current();
         if (context != null) {
             callback = new ContextCallback(context, callback);
         }

@@ -43,6 +43,8 @@ public final class OkHttpPlugin implements ArgusPlugin {
     static final String ASYNC_CALL_4 = "okhttp3.internal.connection.RealCall$AsyncCall";
     private static final String ADVICE = "io.argus.plugin.okhttp.";
     private static final String CONTEXT_CALLBACK = ADVICE + "ContextCallback";
+    private static final String REQUEST_HEADERS = ADVICE + "RequestHeaders";
+    private static final String TRACED_REQUESTS = ADVICE + "TracedRequests";
     private static final ElementMatcher.Junction<MethodDescription> ENQUEUE =
             named("enqueue").and(takesArguments(1)).and(takesArgument(0, named("okhttp3.Callback")));
 
@@ -53,7 +55,7 @@ public final class OkHttpPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
-        probes.type(CHAIN)
+        probes.type(CHAIN).helpers(REQUEST_HEADERS, TRACED_REQUESTS)
                 .advise(named("proceed").and(takesArguments(1)).and(takesArgument(0, named("okhttp3.Request"))),
                         ADVICE + "ChainProceedAdvice");
         // the enqueue and run advice name the ContextCallback helper, defined in OkHttp's loader first

@@ -1,7 +1,8 @@
 package io.argus.plugin.apachehttpclient.v4;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 import org.apache.http.Header;
 import org.apache.http.HttpHost;
@@ -22,15 +23,16 @@ import java.net.URI;
  * {@code HttpUriRequest} is a constant, the host a field of the target, the status a field of the
  * status line). Nothing is allocated here; the URL string is only built once a span exists.
  *
- * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate} when the trace
- * has one) is set on the request object itself, replacing a value the application set. HttpClient
+ * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate}, or its
+ * removal when the trace has none) is set on the request object itself through
+ * {@link RequestHeaders}, replacing a value the application set. HttpClient
  * copies the request's headers into its own wrapper right after this point, and copies the original
  * request's headers onto redirects, so the header reaches every hop. On exit the application's own
  * values of these two headers are put back, so a request object that is executed again, traced or
  * not, never carries a stale trace context.
  *
- * <p>Advice code is copied into the library class: it may use only the bridge, the JDK and HttpClient,
- * no helper methods of this class, no lambdas.
+ * <p>Advice code is copied into the library class: it may use only the bridge, the JDK, HttpClient and
+ * the helper {@link RequestHeaders}, no helper methods of this class, no lambdas.
  */
 public final class DoExecuteAdvice {
 
@@ -44,7 +46,7 @@ public final class DoExecuteAdvice {
                                    @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
                                    @Advice.Local("argusUserTracestate") Header[] userTracestate) {
         startNanos = System.nanoTime();
-        if (request == null || Argus.currentContext() == null) {
+        if (request == null || TraceContext.current() == null) {
             return null;
         }
         String method;
@@ -92,20 +94,13 @@ public final class DoExecuteAdvice {
                 url.append(requestUri);
             }
         }
-        ActiveSpan span = Argus.clientStart(method, host, port, url.toString());
+        ActiveSpan span = ClientCalls.start(method, host, port, url.toString());
         if (span == null) {
             return null;
         }
         userTraceparent = request.getHeaders("traceparent");
         userTracestate = request.getHeaders("tracestate");
-        request.setHeader("traceparent", span.traceparent());
-        String tracestate = span.tracestate();
-        if (tracestate != null) {
-            request.setHeader("tracestate", tracestate);
-        } else if (userTracestate.length > 0) {
-            // it belonged to the application's own traceparent, which was just replaced
-            request.removeHeaders("tracestate");
-        }
+        ClientCalls.inject(span, request, RequestHeaders.INSTANCE);
         return span;
     }
 
@@ -122,16 +117,9 @@ public final class DoExecuteAdvice {
             return;
         }
         if (span != null && userTraceparent != null) {
-            // the request object is the application's: leave it as it was
-            request.removeHeaders("traceparent");
-            for (Header header : userTraceparent) {
-                request.addHeader(header);
-            }
+            RequestHeaders.restore(request, "traceparent", userTraceparent);
             if (userTracestate != null) {
-                request.removeHeaders("tracestate");
-                for (Header header : userTracestate) {
-                    request.addHeader(header);
-                }
+                RequestHeaders.restore(request, "tracestate", userTracestate);
             }
         }
         String method;
@@ -152,6 +140,6 @@ public final class DoExecuteAdvice {
                 status = statusLine.getStatusCode();
             }
         }
-        Argus.clientEnd(span, startNanos, method, host, status, thrown);
+        ClientCalls.end(span, startNanos, method, host, status, thrown);
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.apachehttpclient.v5;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -18,15 +19,16 @@ import org.apache.hc.core5.net.URIAuthority;
  * records the metric with values the request and response already hold (method, target host, status
  * code are fields). Nothing is allocated here; the URL string is only built once a span exists.
  *
- * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate} when the trace
- * has one) is set on the request object, replacing a value the application set. {@code doExecute}
+ * <p>Traced: a client span is started and {@code traceparent} (and {@code tracestate}, or its
+ * removal when the trace has none) is set on the request object through {@link RequestHeaders},
+ * replacing a value the application set. {@code doExecute}
  * copies the request right after this point (and itself fills in the request's scheme and authority),
  * and redirects copy the original request's headers, so the header reaches every hop. On exit the
  * application's own values of these two headers are put back, so a request object that is executed
  * again, traced or not, never carries a stale trace context.
  *
- * <p>Advice code is copied into the library class: it may use only the bridge, the JDK and HttpClient,
- * no helper methods of this class, no lambdas.
+ * <p>Advice code is copied into the library class: it may use only the bridge, the JDK, HttpClient and
+ * the helper {@link RequestHeaders}, no helper methods of this class, no lambdas.
  */
 public final class ClassicDoExecuteAdvice {
 
@@ -40,7 +42,7 @@ public final class ClassicDoExecuteAdvice {
                                    @Advice.Local("argusUserTraceparent") Header[] userTraceparent,
                                    @Advice.Local("argusUserTracestate") Header[] userTracestate) {
         startNanos = System.nanoTime();
-        if (request == null || Argus.currentContext() == null) {
+        if (request == null || TraceContext.current() == null) {
             return null;
         }
         String scheme;
@@ -77,20 +79,13 @@ public final class ClassicDoExecuteAdvice {
             url.setLength(0);
             url.append(path);
         }
-        ActiveSpan span = Argus.clientStart(request.getMethod(), host, port, url.toString());
+        ActiveSpan span = ClientCalls.start(request.getMethod(), host, port, url.toString());
         if (span == null) {
             return null;
         }
         userTraceparent = request.getHeaders("traceparent");
         userTracestate = request.getHeaders("tracestate");
-        request.setHeader("traceparent", span.traceparent());
-        String tracestate = span.tracestate();
-        if (tracestate != null) {
-            request.setHeader("tracestate", tracestate);
-        } else if (userTracestate.length > 0) {
-            // it belonged to the application's own traceparent, which was just replaced
-            request.removeHeaders("tracestate");
-        }
+        ClientCalls.inject(span, request, RequestHeaders.INSTANCE);
         return span;
     }
 
@@ -107,16 +102,9 @@ public final class ClassicDoExecuteAdvice {
             return;
         }
         if (span != null && userTraceparent != null) {
-            // the request object is the application's: leave it as it was
-            request.removeHeaders("traceparent");
-            for (Header header : userTraceparent) {
-                request.addHeader(header);
-            }
+            RequestHeaders.restore(request, "traceparent", userTraceparent);
             if (userTracestate != null) {
-                request.removeHeaders("tracestate");
-                for (Header header : userTracestate) {
-                    request.addHeader(header);
-                }
+                RequestHeaders.restore(request, "tracestate", userTracestate);
             }
         }
         String host = null;
@@ -128,6 +116,6 @@ public final class ClassicDoExecuteAdvice {
                 host = authority.getHostName();
             }
         }
-        Argus.clientEnd(span, startNanos, request.getMethod(), host, response != null ? response.getCode() : 0, thrown);
+        ClientCalls.end(span, startNanos, request.getMethod(), host, response != null ? response.getCode() : 0, thrown);
     }
 }

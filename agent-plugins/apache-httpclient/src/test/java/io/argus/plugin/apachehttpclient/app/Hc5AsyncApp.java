@@ -1,6 +1,6 @@
 package io.argus.plugin.apachehttpclient.app;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.Downstream;
 import org.apache.hc.client5.http.async.methods.AbstractCharResponseConsumer;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
@@ -176,14 +176,14 @@ public final class Hc5AsyncApp {
     }
 
     private static String compare(Object callerContext) {
-        Object now = Argus.currentContext();
+        Object now = TraceContext.current();
         return now == null ? "none" : now == callerContext ? "same" : "other";
     }
 
     /** Prints where its callback ran and what it got; {@link #await} waits until it has. */
     private static class Printing<T> implements FutureCallback<T> {
         final String tag;
-        final Object caller = Argus.currentContext();
+        final Object caller = TraceContext.current();
         private final CountDownLatch done = new CountDownLatch(1);
 
         Printing(String tag) {

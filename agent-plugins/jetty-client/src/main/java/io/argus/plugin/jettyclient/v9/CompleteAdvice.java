@@ -1,6 +1,6 @@
 package io.argus.plugin.jettyclient.v9;
 
-import io.argus.bridge.Argus;
+import io.argus.plugin.jettyclient.JettyClientCalls;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.client.HttpRequest;
 import org.eclipse.jetty.client.api.Request;
@@ -12,10 +12,9 @@ import org.eclipse.jetty.client.api.Result;
  * one place where every exchange's completion (response received, request or response failed,
  * aborted, timed out) is delivered to the complete listeners, on whichever thread completed it.
  * Runs before the listeners, so before a synchronous {@code send()} returns. Ends the call that
- * {@link ExchangeAdvice} handed to the agent under the request's identity, with the response status
- * (0 when there is no response) and the failure, if any. A request that has already ended (a
- * redirect forwards the final result to the original request's listeners) finds nothing there and
- * records nothing.
+ * {@link ExchangeAdvice} kept on the request, with the response status (0 when there is no
+ * response) and the failure, if any. A request that has already ended (a redirect forwards the
+ * final result to the original request's listeners) has nothing kept and records nothing.
  */
 public final class CompleteAdvice {
 
@@ -33,6 +32,6 @@ public final class CompleteAdvice {
         }
         Response response = result.getResponse();
         int status = response != null ? response.getStatus() : 0;
-        Argus.clientEndPending(request, request.getMethod(), request.getHost(), status, result.getFailure());
+        JettyClientCalls.completed(request, request.getMethod(), request.getHost(), status, result.getFailure());
     }
 }

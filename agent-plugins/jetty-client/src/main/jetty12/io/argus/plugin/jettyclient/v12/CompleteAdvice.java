@@ -1,6 +1,6 @@
 package io.argus.plugin.jettyclient.v12;
 
-import io.argus.bridge.Argus;
+import io.argus.plugin.jettyclient.JettyClientCalls;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -12,7 +12,7 @@ import org.eclipse.jetty.client.transport.HttpRequest;
  * exchange's completion is delivered to the complete listeners ({@code HttpReceiver} when the
  * response ends, {@code HttpSender} when the request ends last, {@code HttpExchange} on abort), on
  * whichever thread completed it, before the listeners run. Same as the 9.4 advice: ends the call
- * remembered under the request's identity, once per request.
+ * kept on the request, once per request.
  */
 public final class CompleteAdvice {
 
@@ -30,6 +30,6 @@ public final class CompleteAdvice {
         }
         Response response = result.getResponse();
         int status = response != null ? response.getStatus() : 0;
-        Argus.clientEndPending(request, request.getMethod(), request.getHost(), status, result.getFailure());
+        JettyClientCalls.completed(request, request.getMethod(), request.getHost(), status, result.getFailure());
     }
 }

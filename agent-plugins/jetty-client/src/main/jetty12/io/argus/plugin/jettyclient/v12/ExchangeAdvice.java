@@ -1,19 +1,19 @@
 package io.argus.plugin.jettyclient.v12;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
+import io.argus.plugin.jettyclient.JettyClientCalls;
 import net.bytebuddy.asm.Advice;
 import org.eclipse.jetty.client.transport.HttpRequest;
-import org.eclipse.jetty.http.HttpFields;
 
 /**
  * Inlined at the end of Jetty 12's {@code HttpExchange(HttpDestination, HttpRequest,
  * ResponseListeners)} constructor (the two-argument one delegates to it): a request is being sent,
  * on the sending thread, and its headers are not serialized yet. Same as the 9.4 advice: the start
- * time (and span, if the thread has a sampled span) go to the agent under the request's identity
- * ({@code Argus.clientPending}, allocation-free); a traced request gets
- * {@code traceparent}/{@code tracestate} put in its headers ({@code HttpRequest#getHeaders()} is the
- * request's own {@code HttpFields.Mutable}). Compiled against the oldest supported Jetty 12 API.
+ * time (and span, if the thread has a sampled span) are kept in fields the agent gave
+ * {@code HttpRequest} (no allocation); a traced request gets {@code traceparent}/{@code tracestate}
+ * put in its headers. Compiled against the oldest supported Jetty 12 API.
  */
 public final class ExchangeAdvice {
 
@@ -27,25 +27,11 @@ public final class ExchangeAdvice {
             return;
         }
         ActiveSpan span = null;
-        if (Argus.currentContext() != null) {
-            span = Argus.clientStart(request.getMethod(), request.getHost(), request.getPort(),
+        if (TraceContext.current() != null) {
+            // the URL string only for a traced request
+            span = ClientCalls.start(request.getMethod(), request.getHost(), request.getPort(),
                     String.valueOf(request.getURI()));
         }
-        // remembered first: should the headers fail, the span still ends with the request
-        Argus.clientPending(request, span, startNanos);
-        if (span == null) {
-            return;
-        }
-        HttpFields fields = request.getHeaders();
-        if (fields instanceof HttpFields.Mutable) {
-            HttpFields.Mutable headers = (HttpFields.Mutable) fields;
-            headers.put("traceparent", span.traceparent());
-            String tracestate = span.tracestate();
-            if (tracestate != null) {
-                headers.put("tracestate", tracestate);
-            } else {
-                headers.remove("tracestate");
-            }
-        }
+        JettyClientCalls.sent(request, span, startNanos, RequestHeaders.INSTANCE);
     }
 }

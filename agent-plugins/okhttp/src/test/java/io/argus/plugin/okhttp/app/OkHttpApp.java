@@ -1,7 +1,7 @@
 package io.argus.plugin.okhttp.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.Downstream;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -154,7 +154,7 @@ public final class OkHttpApp {
     }
 
     private static void callback(String tag) {
-        Object context = Argus.currentContext();
+        Object context = TraceContext.current();
         System.out.println("CALLBACK tag=" + tag + " thread=" + Thread.currentThread().getName().replace(' ', '_')
                 + " context=" + (context instanceof ActiveSpan ? ((ActiveSpan) context).traceparent() : null));
     }

@@ -1,7 +1,10 @@
 package io.argus.plugin.apachehttpclient.v5.async;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.AdviceErrors;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
+import io.argus.plugin.apachehttpclient.v5.RequestHeaders;
 import org.apache.hc.client5.http.async.methods.ConfigurableHttpRequest;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.core5.concurrent.FutureCallback;
@@ -56,7 +59,7 @@ public final class AsyncClientCall implements FutureCallback<Object> {
         this.startNanos = System.nanoTime();
         this.target = target;
         this.delegate = (FutureCallback<Object>) delegate;
-        this.parentContext = Argus.currentContext();
+        this.parentContext = TraceContext.current();
     }
 
     /**
@@ -80,7 +83,7 @@ public final class AsyncClientCall implements FutureCallback<Object> {
             }
             return withTraceHeaders(request, span);
         } catch (Throwable t) {
-            Argus.adviceError(t);
+            AdviceErrors.report(t);
             return request;
         }
     }
@@ -122,15 +125,15 @@ public final class AsyncClientCall implements FutureCallback<Object> {
         }
         // the producer normally runs inside doExecute, on the caller's thread; if not, lend it the context
         Object previous = null;
-        boolean attached = Argus.currentContext() != parentContext;
+        boolean attached = TraceContext.current() != parentContext;
         if (attached) {
-            previous = Argus.attachContext(parentContext);
+            previous = TraceContext.attach(parentContext);
         }
         try {
-            return Argus.clientStart(method, host, port, url.toString());
+            return ClientCalls.start(method, host, port, url.toString());
         } finally {
             if (attached) {
-                Argus.restoreContext(previous);
+                TraceContext.restore(previous);
             }
         }
     }
@@ -151,14 +154,7 @@ public final class AsyncClientCall implements FutureCallback<Object> {
         copy.setPath(original.getPath());
         copy.setVersion(original.getVersion());
         copy.setHeaders(original.getHeaders());
-        copy.setHeader("traceparent", span.traceparent());
-        String tracestate = span.tracestate();
-        if (tracestate != null) {
-            copy.setHeader("tracestate", tracestate);
-        } else {
-            // it belonged to the application's own traceparent, which was just replaced
-            copy.removeHeaders("tracestate");
-        }
+        ClientCalls.inject(span, copy, RequestHeaders.INSTANCE);
         return copy;
     }
 
@@ -213,10 +209,10 @@ public final class AsyncClientCall implements FutureCallback<Object> {
     private void end(int finalStatus, Throwable error) {
         try {
             if (ENDED.compareAndSet(this, 0, 1)) {
-                Argus.clientEnd(span, startNanos, method, host, finalStatus, error);
+                ClientCalls.end(span, startNanos, method, host, finalStatus, error);
             }
         } catch (Throwable t) {
-            Argus.adviceError(t);
+            AdviceErrors.report(t);
         }
     }
 
@@ -226,9 +222,9 @@ public final class AsyncClientCall implements FutureCallback<Object> {
             return null;
         }
         try {
-            return Argus.attachContext(parentContext);
+            return TraceContext.attach(parentContext);
         } catch (Throwable t) {
-            Argus.adviceError(t);
+            AdviceErrors.report(t);
             return null;
         }
     }
@@ -238,9 +234,9 @@ public final class AsyncClientCall implements FutureCallback<Object> {
             return;
         }
         try {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         } catch (Throwable t) {
-            Argus.adviceError(t);
+            AdviceErrors.report(t);
         }
     }
 }
