@@ -29,6 +29,8 @@ public final class AgentSettings {
     public final long maxBackoffMillis;
     public final ExporterMode exporterMode;
     public final boolean waitForInstrumentation;
+    public final boolean honorInboundSampling;
+    public final boolean normalizeRoutes;
 
     public AgentSettings(AgentConfig config) {
         this.config = config;
@@ -59,6 +61,8 @@ public final class AgentSettings {
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
         this.waitForInstrumentation = config.getBoolean("argus.startup.waitForInstrumentation", false);
+        this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
+        this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);
     }
 
     public boolean pluginEnabled(String pluginName) {

@@ -71,6 +71,9 @@ final class SpanEncoder {
         if (s.target() != null) {
             tag(s.kind() == RecordedSpan.KIND_CLIENT ? Tags.HTTP_URL : Tags.HTTP_PATH, s.target());
         }
+        if (s.route() != null) {
+            tag(Tags.HTTP_ROUTE, s.route());
+        }
         if (s.httpStatus() >= 0) {
             tag(Tags.HTTP_STATUS_CODE, Integer.toString(s.httpStatus()));
         }

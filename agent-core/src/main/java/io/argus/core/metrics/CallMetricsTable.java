@@ -13,15 +13,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class CallMetricsTable {
 
     public static final String OVERFLOW_TARGET = "_other_";
+    /** Where HTTP methods outside the standard ones are counted, as OpenTelemetry does. */
+    public static final String OTHER_METHOD = "_OTHER";
+    /** The methods of RFC 9110 and RFC 5789. */
+    public static final java.util.Set<String> HTTP_METHODS = java.util.Collections.unmodifiableSet(new java.util.HashSet<String>(
+            java.util.Arrays.asList("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH")));
     private static final String UNKNOWN = "_unknown_";
 
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, StatusCells>> byMethod =
             new ConcurrentHashMap<String, ConcurrentHashMap<String, StatusCells>>();
     private final AtomicInteger targets = new AtomicInteger();
     private final int maxTargets;
+    /** Methods with cells of their own; null for any (the callers' methods are a closed set). */
+    private final java.util.Set<String> knownMethods;
 
     public CallMetricsTable(int maxTargets) {
+        this(maxTargets, null);
+    }
+
+    public CallMetricsTable(int maxTargets, java.util.Set<String> knownMethods) {
         this.maxTargets = maxTargets;
+        this.knownMethods = knownMethods;
+    }
+
+    /** A table for HTTP calls: invented methods fold into {@link #OTHER_METHOD}, so they cannot grow it. */
+    public static CallMetricsTable forHttp(int maxTargets) {
+        return new CallMetricsTable(maxTargets, HTTP_METHODS);
     }
 
     public void record(String method, String target, int status, long nanos, boolean error) {
@@ -33,6 +50,9 @@ public final class CallMetricsTable {
         }
         ConcurrentHashMap<String, StatusCells> byTarget = byMethod.get(method);
         if (byTarget == null) {
+            if (knownMethods != null && !knownMethods.contains(method)) {
+                method = OTHER_METHOD;
+            }
             byTarget = methodTable(method);
         }
         StatusCells cells = byTarget.get(target);

@@ -5,8 +5,14 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * Counters of one (method, target, status) cell. Updated lock-free by application threads;
- * read and reset once per flush interval by the exporter with atomic swaps, so every request
- * lands in exactly one interval.
+ * read and reset once per flush interval by the exporter with atomic swaps, so no request is lost
+ * or counted twice.
+ *
+ * <p>The swaps are per counter, not one atomic step: a request being recorded at the moment of a
+ * snapshot can have its count in one interval and its sum, bucket or error in the next. The bound
+ * is exact: per interval, each counter differs from a fully consistent split by at most the
+ * number of threads that were inside {@link #record} during the snapshot, and over any two adjacent
+ * intervals the totals are exact. Locking the cell to avoid that would put a lock on every request.
  */
 public final class CallStats {
 

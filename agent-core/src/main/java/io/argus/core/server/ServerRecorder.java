@@ -13,17 +13,19 @@ public final class ServerRecorder implements ServerHooks {
 
     private final Tracer tracer;
     private final CallMetricsTable metrics;
+    private final RouteNormalizer routes;
 
-    public ServerRecorder(Tracer tracer, CallMetricsTable metrics) {
+    public ServerRecorder(Tracer tracer, CallMetricsTable metrics, RouteNormalizer routes) {
         this.tracer = tracer;
         this.metrics = metrics;
+        this.routes = routes;
     }
 
     /** The one place that reads inbound propagation headers: W3C first, then B3 single, then B3 multi. */
     @Override
     public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
         if (request == null || headers == null) {
-            return tracer.startServer(method, path, null, null, null);
+            return started(tracer.startServer(method, path, null, null, null), path);
         }
         String traceparent = headers.get(request, "traceparent");
         String tracestate = null;
@@ -40,16 +42,24 @@ public final class ServerRecorder implements ServerHooks {
                 }
             }
         }
-        return tracer.startServer(method, path, traceparent, tracestate, b3);
+        return started(tracer.startServer(method, path, traceparent, tracestate, b3), path);
+    }
+
+    private RecordedSpan started(RecordedSpan span, String path) {
+        if (span != null) {
+            span.setRoute(routes.route(path));
+        }
+        return span;
     }
 
     @Override
     public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
         long now = System.nanoTime();
         boolean failed = error != null || status >= 500;
-        metrics.record(method, path, status, now - startNanos, failed);
-        if (span instanceof RecordedSpan) {
-            RecordedSpan recorded = (RecordedSpan) span;
+        RecordedSpan recorded = span instanceof RecordedSpan ? (RecordedSpan) span : null;
+        String route = recorded != null && recorded.route() != null ? recorded.route() : routes.route(path);
+        metrics.record(method, route, status, now - startNanos, failed);
+        if (recorded != null) {
             recorded.setHttpStatus(status);
             tracer.end(recorded, now, error, failed);
         }

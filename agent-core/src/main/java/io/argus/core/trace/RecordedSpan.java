@@ -28,6 +28,8 @@ public final class RecordedSpan extends ActiveSpan {
     String method;
     /** Server: request path. Client: full URL. */
     String target;
+    /** Server: the route the request matched (a template such as {@code /orders/{id}}), or null. */
+    String route;
     String host;
     int port = -1;
     int httpStatus = -1;
@@ -87,6 +89,14 @@ public final class RecordedSpan extends ActiveSpan {
         extraTags[extraTagCount * 2] = key;
         extraTags[extraTagCount * 2 + 1] = value;
         extraTagCount++;
+    }
+
+    public void setRoute(String route) {
+        this.route = route;
+    }
+
+    public String route() {
+        return route;
     }
 
     public void setHttpStatus(int status) {
@@ -185,7 +195,7 @@ public final class RecordedSpan extends ActiveSpan {
         return extraTags[i * 2 + 1];
     }
 
-    /** Server: "GET /path"; client: "GET host"; database: "SELECT dbname"; internal: the given name. */
+    /** Server: "GET /route" (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: the given name. */
     public String displayName() {
         if (name != null) {
             return name;
@@ -195,7 +205,8 @@ public final class RecordedSpan extends ActiveSpan {
         }
         String m = method == null ? "HTTP" : method;
         if (kind == KIND_SERVER) {
-            return target == null ? m : m + ' ' + target;
+            String named = route != null ? route : target;
+            return named == null ? m : m + ' ' + named;
         }
         return host == null ? m : m + ' ' + host;
     }

@@ -18,10 +18,17 @@ public final class Tracer {
     private final long epochOffsetNanos;
     private final Sampler sampler;
     private final SpanSink sink;
+    /** False: the sampler decides every server request; callers' ids are joined, their decisions ignored. */
+    private final boolean honorInboundSampling;
 
     public Tracer(Sampler sampler, SpanSink sink) {
+        this(sampler, sink, true);
+    }
+
+    public Tracer(Sampler sampler, SpanSink sink, boolean honorInboundSampling) {
         this.sampler = sampler;
         this.sink = sink;
+        this.honorInboundSampling = honorInboundSampling;
         this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     }
 
@@ -30,7 +37,7 @@ public final class Tracer {
         RecordedSpan span;
         int decision = InboundContext.w3cDecision(traceparent);
         if (decision != InboundContext.INVALID) {
-            if (decision == InboundContext.NOT_SAMPLED) {
+            if (honorInboundSampling ? decision == InboundContext.NOT_SAMPLED : !sampler.sampleRoot()) {
                 return null;
             }
             span = new RecordedSpan(RecordedSpan.KIND_SERVER);
@@ -38,8 +45,9 @@ public final class Tracer {
             span.tracestate = tracestate;
         } else {
             decision = InboundContext.b3Decision(b3);
-            if (decision == InboundContext.NOT_SAMPLED
-                    || ((decision == InboundContext.DEFER || decision == InboundContext.INVALID) && !sampler.sampleRoot())) {
+            boolean ownDecision = !honorInboundSampling || decision == InboundContext.DEFER
+                    || decision == InboundContext.INVALID;
+            if (ownDecision ? !sampler.sampleRoot() : decision == InboundContext.NOT_SAMPLED) {
                 return null;
             }
             span = new RecordedSpan(RecordedSpan.KIND_SERVER);

@@ -52,7 +52,8 @@ class CallMetricsTableTest {
         int perThread = 50_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         CountDownLatch start = new CountDownLatch(1);
-        long[] collected = new long[1];
+        long[] collected = new long[4]; // count, sum, bucket counts, errors
+        long maxSplit = 0;
         for (int t = 0; t < threads; t++) {
             pool.execute(() -> {
                 try {
@@ -61,7 +62,7 @@ class CallMetricsTableTest {
                     return;
                 }
                 for (int i = 0; i < perThread; i++) {
-                    table.record("GET", "/x", 200, i, false);
+                    table.record("GET", "/x", 200, i, i % 10 == 0);
                 }
             });
         }
@@ -69,16 +70,50 @@ class CallMetricsTableTest {
         // snapshot while writers run: every request must land in exactly one interval
         for (int i = 0; i < 20; i++) {
             for (CallStats.Snapshot s : table.takeSnapshots()) {
-                collected[0] += s.count;
+                long buckets = add(collected, s);
+                // a request in flight during the swap may split across two intervals: at most one per writer
+                maxSplit = Math.max(maxSplit, Math.abs(buckets - s.count));
             }
             Thread.sleep(1);
         }
         pool.shutdown();
         assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         for (CallStats.Snapshot s : table.takeSnapshots()) {
-            collected[0] += s.count;
+            add(collected, s);
         }
-        assertThat(collected[0]).isEqualTo((long) threads * perThread);
+        long total = (long) threads * perThread;
+        assertThat(collected[0]).isEqualTo(total);
+        assertThat(collected[1]).isEqualTo((long) threads * ((long) perThread * (perThread - 1) / 2));
+        assertThat(collected[2]).isEqualTo(total);
+        assertThat(collected[3]).isEqualTo(total / 10);
+        assertThat(maxSplit).isLessThanOrEqualTo(threads);
+    }
+
+    private static long add(long[] collected, CallStats.Snapshot s) {
+        long buckets = 0;
+        for (long b : s.bucketCounts) {
+            buckets += b;
+        }
+        collected[0] += s.count;
+        collected[1] += s.sumNanos;
+        collected[2] += buckets;
+        collected[3] += s.errors;
+        return buckets;
+    }
+
+    @Test
+    void inventedHttpMethodsFoldIntoOneCell() {
+        CallMetricsTable table = CallMetricsTable.forHttp(100);
+        for (int i = 0; i < 1000; i++) {
+            table.record("M" + i, "/x", 200, 1, false);
+        }
+        table.record("GET", "/x", 200, 1, false);
+        table.record("PATCH", "/x", 200, 1, false);
+        assertThat(table.takeSnapshots()).extracting(s -> s.method + " " + s.count)
+                .containsExactlyInAnyOrder("_OTHER 1000", "GET 1", "PATCH 1");
+        CallMetricsTable db = new CallMetricsTable(100);
+        db.record("SELECT", "h2:mem:x", 0, 1, false);
+        assertThat(db.takeSnapshots()).extracting(s -> s.method).containsExactly("SELECT");
     }
 
     @Test
