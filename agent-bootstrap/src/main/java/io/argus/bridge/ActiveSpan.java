@@ -13,6 +13,12 @@ public abstract class ActiveSpan {
     /** The inbound {@code tracestate}, passed on unchanged; {@code null} when there was none. */
     public abstract String tracestate();
 
+    /** The trace id as 32 lower-case hex digits (for log correlation: {@code trace_id}). */
+    public abstract String traceIdHex();
+
+    /** The span id as 16 lower-case hex digits (for log correlation: {@code span_id}). */
+    public abstract String spanIdHex();
+
     /** Adds a string tag. Keys should be the constants of {@link Tags}. */
     public abstract void tag(String key, String value);
 }

@@ -67,6 +67,21 @@ public final class RecordedSpan extends ActiveSpan {
     }
 
     @Override
+    public String traceIdHex() {
+        char[] out = new char[32];
+        TraceIds.writeHex(traceIdHigh, out, 0);
+        TraceIds.writeHex(traceIdLow, out, 16);
+        return new String(out);
+    }
+
+    @Override
+    public String spanIdHex() {
+        char[] out = new char[16];
+        TraceIds.writeHex(spanId, out, 0);
+        return new String(out);
+    }
+
+    @Override
     public String tracestate() {
         return tracestate;
     }

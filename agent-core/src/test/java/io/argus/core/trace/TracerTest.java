@@ -81,4 +81,14 @@ class TracerTest {
     void noContextLeaksBetweenTests() {
         assertThat(tracer(0).current()).isNull();
     }
+
+    @Test
+    void idsForLogCorrelationMatchTheTraceparent() {
+        Tracer tracer = new Tracer(new Sampler(100), span -> { });
+        RecordedSpan span = tracer.startServer("GET", "/", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null, null);
+        assertThat(span.traceIdHex()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(span.spanIdHex()).hasSize(16);
+        assertThat(span.traceparent()).isEqualTo("00-" + span.traceIdHex() + "-" + span.spanIdHex() + "-01");
+        tracer.end(span, System.nanoTime(), null, false);
+    }
 }
