@@ -8,11 +8,12 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * read and reset once per flush interval by the exporter with atomic swaps, so no request is lost
  * or counted twice.
  *
- * <p>The swaps are per counter, not one atomic step: a request being recorded at the moment of a
- * snapshot can have its count in one interval and its sum, bucket or error in the next. The bound
- * is exact: per interval, each counter differs from a fully consistent split by at most the
- * number of threads that were inside {@link #record} during the snapshot, and over any two adjacent
- * intervals the totals are exact. Locking the cell to avoid that would put a lock on every request.
+ * <p>The swaps are per counter, not one atomic step: a request whose {@link #record} overlaps a
+ * snapshot (which swaps the count, then the buckets, errors, sum, min and max) can have its count in
+ * one interval and its sum, bucket or error in the next. That is the exact bound: per interval, a
+ * counter differs from a consistent split by at most the number of requests recorded while the
+ * snapshot ran, and over two adjacent intervals the totals are exact. Making the swap atomic would
+ * cost every request a lock or two more atomic operations.
  */
 public final class CallStats {
 
