@@ -20,8 +20,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       the first of them on a connection starts the request. When the thread has a sampled span, a
  *       client span starts there, {@code traceparent} is set as a request property (the last moment
  *       the JDK allows it) and the span is kept on the connection in an object field (the JDK class
- *       usually loads before the agent: then the field falls back to the bridge's weak map). If {@code connect()} or
- *       {@code getOutputStream()} fails, the request ends there.</li>
+ *       usually loads before the agent: then the field falls back to the bridge's weak map). If
+ *       {@code connect()} or {@code getOutputStream()} fails, the request ends there.</li>
  *   <li>{@link ResponseAdvice} on the private {@code getInputStream0()}, where the JDK sends the
  *       request (following redirects and authentication) and reads the response status. Only the
  *       call that actually performs the exchange ends the request; the nested calls the JDK makes
