@@ -1,12 +1,13 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /**
- * {@code ForkJoinTask.doExec()}, where every fork/join task runs: attaches the context bound to
- * the task, if any, and restores the thread's own afterwards. While no context is bound anywhere
- * this is one volatile read.
+ * {@code ForkJoinTask.doExec()}, where every fork/join task runs: attaches the context left on
+ * the task, if any, and restores the thread's own afterwards. While no task holds a context this
+ * is a field look-up by name and one volatile read.
  */
 public final class DoExecAdvice {
 
@@ -17,9 +18,9 @@ public final class DoExecAdvice {
     public static void enter(@Advice.This Object task,
                              @Advice.Local("argusContext") Object context,
                              @Advice.Local("argusPrevious") Object previous) {
-        context = Argus.takeContext(task);
+        context = ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).remove(task);
         if (context != null) {
-            previous = Argus.attachContext(context);
+            previous = TraceContext.attach(context);
         }
     }
 
@@ -27,7 +28,7 @@ public final class DoExecAdvice {
     public static void exit(@Advice.Local("argusContext") Object context,
                             @Advice.Local("argusPrevious") Object previous) {
         if (context != null) {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 }

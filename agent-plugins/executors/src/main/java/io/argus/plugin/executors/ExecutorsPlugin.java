@@ -16,18 +16,21 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * are exact names of {@code java.base} classes (the engine retransforms them, as they load before
  * the agent). Two techniques, each where it keeps the executor's behaviour intact:
  * <ul>
- *   <li><b>wrapping</b> ({@code Argus.wrap}, allocation only when a context exists) for
+ *   <li><b>wrapping</b> ({@code TraceContext.wrap}, allocation only when a context exists) for
  *       {@code Runnable}/{@code Callable} tasks: the argument of {@code ThreadPoolExecutor.execute},
  *       of {@code ForkJoinPool.execute/submit}, and of the {@code FutureTask} constructors, which
  *       every {@code submit}/{@code invokeAll}/{@code schedule*} of {@code AbstractExecutorService}
  *       and {@code ScheduledThreadPoolExecutor} goes through. Wrapping inside the {@code FutureTask}
  *       keeps the pool's queue, {@code afterExecute} and {@code shutdownNow()} seeing the
  *       {@code FutureTask}; {@code execute(Runnable)} unwraps in {@code shutdownNow()} and {@code remove}.</li>
- *   <li><b>binding</b> ({@code Argus.bindContext}/{@code takeContext}, a weak map used only when
- *       a context exists) for objects whose type must not change: {@code ForkJoinTask}s (bound on
- *       submit and {@code fork()}, attached in {@code doExec()}) and {@code Thread}s (bound in
- *       {@code start()}, attached in {@code run()}).</li>
+ *   <li><b>an object field</b> ({@value #CONTEXT_FIELD}, set only when a context exists) for
+ *       objects whose type must not change: {@code ForkJoinTask}s (set on submit and {@code fork()},
+ *       taken and attached in {@code doExec()}) and {@code Thread}s (set in {@code start()}, taken in
+ *       {@code run()}). Both usually load before the agent, so the field lives in the bridge's weak
+ *       map (a {@code ForkJoinTask} that loads later gets a real field).</li>
  * </ul>
+ * The advice sits in {@code java.base}, where no helper class can be defined: it looks the field up
+ * by name ({@code ObjectField.named}, a map read without allocation) instead of through a constant.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
  * context its thread inherited before it takes its first task, so an untraced task never sees a
  * stale context.
@@ -39,6 +42,8 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     static final String FORK_JOIN_POOL = "java.util.concurrent.ForkJoinPool";
     static final String FORK_JOIN_TASK = "java.util.concurrent.ForkJoinTask";
     static final String THREAD = "java.lang.Thread";
+    /** The context a task or thread runs with, left by the thread that submitted or started it. */
+    static final String CONTEXT_FIELD = "executors.context";
     private static final String ADVICE = "io.argus.plugin.executors.";
 
     @Override
@@ -48,6 +53,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(FORK_JOIN_TASK, CONTEXT_FIELD);
         probes.type(THREAD_POOL)
                 .advise(named("execute").and(takesArguments(Runnable.class)), ADVICE + "PoolExecuteAdvice")
                 .advise(named("remove").and(takesArguments(Runnable.class)), ADVICE + "PoolRemoveAdvice")
@@ -70,6 +76,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
                 .advise(named("fork").and(takesArguments(0)), ADVICE + "ForkAdvice")
                 .advise(named("doExec").and(takesArguments(0)), ADVICE + "DoExecAdvice");
         if (probes.settings().config.getBoolean("argus.plugin.executors.threads", true)) {
+            probes.field(THREAD, CONTEXT_FIELD);
             probes.type(THREAD)
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")
                     .advise(named("run").and(takesArguments(0)), ADVICE + "ThreadRunAdvice");

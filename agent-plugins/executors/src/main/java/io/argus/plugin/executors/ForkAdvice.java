@@ -1,6 +1,7 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /** {@code ForkJoinTask.fork()}: the forked task runs with the forking thread's context. */
@@ -11,6 +12,9 @@ public final class ForkAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object task) {
-        Argus.bindContext(task);
+        Object context = TraceContext.current();
+        if (context != null) {
+            ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(task, context);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.Callable;
@@ -13,6 +13,6 @@ public final class ForkJoinCallableAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> task) {
-        task = Argus.wrap(task);
+        task = TraceContext.wrap(task);
     }
 }

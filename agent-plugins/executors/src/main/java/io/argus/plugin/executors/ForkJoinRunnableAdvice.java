@@ -1,6 +1,7 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.ForkJoinTask;
@@ -8,7 +9,7 @@ import java.util.concurrent.ForkJoinTask;
 /**
  * {@code ForkJoinPool.execute/submit(Runnable...)}: a {@code ForkJoinTask} that is also a
  * {@code Runnable} (e.g. {@code CompletableFuture}'s async tasks) must keep its type, so its
- * context is bound to it; any other runnable is wrapped.
+ * context is left on it; any other runnable is wrapped.
  */
 public final class ForkJoinRunnableAdvice {
 
@@ -18,9 +19,12 @@ public final class ForkJoinRunnableAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
         if (task instanceof ForkJoinTask) {
-            Argus.bindContext(task);
+            Object context = TraceContext.current();
+            if (context != null) {
+                ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(task, context);
+            }
         } else {
-            task = Argus.wrap(task);
+            task = TraceContext.wrap(task);
         }
     }
 }

@@ -1,9 +1,10 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
-/** {@code ForkJoinPool.execute/submit/invoke/externalSubmit/lazySubmit(ForkJoinTask)}: bind the context to the task. */
+/** {@code ForkJoinPool.execute/submit/invoke/externalSubmit/lazySubmit(ForkJoinTask)}: the task runs with the submitter's context. */
 public final class ForkJoinTaskSubmitAdvice {
 
     private ForkJoinTaskSubmitAdvice() {
@@ -11,6 +12,9 @@ public final class ForkJoinTaskSubmitAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(0) Object task) {
-        Argus.bindContext(task);
+        Object context = TraceContext.current();
+        if (context != null) {
+            ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(task, context);
+        }
     }
 }

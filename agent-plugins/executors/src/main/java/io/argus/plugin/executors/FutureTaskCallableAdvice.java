@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.Callable;
@@ -16,6 +16,6 @@ public final class FutureTaskCallableAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> callable) {
-        callable = Argus.wrap(callable);
+        callable = TraceContext.wrap(callable);
     }
 }

@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 /** {@code new FutureTask(Runnable, result)}: as {@link FutureTaskCallableAdvice}, for runnables. */
@@ -11,6 +11,6 @@ public final class FutureTaskRunnableAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
-        task = Argus.wrap(task);
+        task = TraceContext.wrap(task);
     }
 }

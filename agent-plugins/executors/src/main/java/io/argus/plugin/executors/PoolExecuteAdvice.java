@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.Delayed;
@@ -23,7 +23,7 @@ public final class PoolExecuteAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
         if (!(task instanceof FutureTask) && !(task instanceof Comparable) && !(task instanceof Delayed)) {
-            task = Argus.wrap(task);
+            task = TraceContext.wrap(task);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.ContextRunnable;
+import io.argus.bridge.context.ContextRunnable;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.FutureTask;

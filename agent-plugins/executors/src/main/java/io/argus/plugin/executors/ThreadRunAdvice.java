@@ -1,12 +1,14 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /**
- * {@code Thread.run()}, which runs the thread's {@code Runnable}: attaches the context bound in
- * {@code start()} for the run. A subclass that overrides {@code run()} without calling it gets
- * no context (and its binding is dropped with the thread).
+ * {@code Thread.run()}, which runs the thread's {@code Runnable}: attaches the context left in
+ * {@code start()} for the run. Run by the thread itself, that is its whole life, so the context
+ * lapses once its span has ended ({@link TraceContext#attachInherited}). A subclass that overrides
+ * {@code run()} without calling it gets no context (and the value is dropped with the thread).
  */
 public final class ThreadRunAdvice {
 
@@ -17,9 +19,10 @@ public final class ThreadRunAdvice {
     public static void enter(@Advice.This Object thread,
                              @Advice.Local("argusContext") Object context,
                              @Advice.Local("argusPrevious") Object previous) {
-        context = Argus.takeContext(thread);
+        context = ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).remove(thread);
         if (context != null) {
-            previous = Argus.attachContext(context);
+            previous = thread == Thread.currentThread()
+                    ? TraceContext.attachInherited(context) : TraceContext.attach(context);
         }
     }
 
@@ -27,7 +30,7 @@ public final class ThreadRunAdvice {
     public static void exit(@Advice.Local("argusContext") Object context,
                             @Advice.Local("argusPrevious") Object previous) {
         if (context != null) {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Thread.start()}: the new thread runs with the starting thread's context (see {@link ThreadRunAdvice}). */
@@ -11,6 +12,9 @@ public final class ThreadStartAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object thread) {
-        Argus.bindContext(thread);
+        Object context = TraceContext.current();
+        if (context != null) {
+            ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(thread, context);
+        }
     }
 }

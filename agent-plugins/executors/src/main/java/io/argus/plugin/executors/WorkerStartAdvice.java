@@ -1,6 +1,6 @@
 package io.argus.plugin.executors;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -15,6 +15,6 @@ public final class WorkerStartAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter() {
-        Argus.restoreContext(null);
+        TraceContext.restore(null);
     }
 }

@@ -19,8 +19,9 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       {@code connect()} override calls), {@code getOutputStream()} and {@code getInputStream()}:
  *       the first of them on a connection starts the request. When the thread has a sampled span, a
  *       client span starts there, {@code traceparent} is set as a request property (the last moment
- *       the JDK allows it) and the span is bound to the connection. If {@code connect()} or
- *       {@code getOutputStream()} fails, the request ends there.</li>
+ *       the JDK allows it) and the span is kept on the connection in an object field (the JDK class
+ *       usually loads before the agent: then the field falls back to the bridge's weak map). If
+ *       {@code connect()} or {@code getOutputStream()} fails, the request ends there.</li>
  *   <li>{@link ResponseAdvice} on the private {@code getInputStream0()}, where the JDK sends the
  *       request (following redirects and authentication) and reads the response status. Only the
  *       call that actually performs the exchange ends the request; the nested calls the JDK makes
@@ -33,6 +34,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 public final class HttpUrlConnectionPlugin implements ArgusPlugin {
 
     static final String CONNECTION = "sun.net.www.protocol.http.HttpURLConnection";
+    /** The client span of a traced connection, from the request's start until its response. */
+    static final String SPAN_FIELD = "http-url-connection.span";
     private static final String ADVICE = "io.argus.plugin.urlconnection.";
 
     @Override
@@ -42,6 +45,7 @@ public final class HttpUrlConnectionPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(CONNECTION, SPAN_FIELD);
         probes.type(CONNECTION)
                 .advise(takesArguments(0).and(
                                 named("connect").and(isPublic())

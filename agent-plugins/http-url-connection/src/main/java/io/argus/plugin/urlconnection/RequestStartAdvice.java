@@ -1,7 +1,9 @@
 package io.argus.plugin.urlconnection;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 import java.net.HttpURLConnection;
@@ -20,10 +22,12 @@ import java.net.URL;
  * {@link ResponseAdvice}, or here if {@code connect()} / {@code getOutputStream()} fails before a
  * response exists. Traced: a client span starts, {@code traceparent} (and {@code tracestate}) go in
  * through {@code setRequestProperty} while the connection still accepts request properties, and the
- * span is bound to the connection until the response (or the failure) ends it.
+ * span is kept on the connection (the object field {@value HttpUrlConnectionPlugin#SPAN_FIELD}) until
+ * the response (or the failure) ends it.
  *
  * <p>Advice code is copied into the JDK class: it may use only the bridge and the JDK, no helper
- * methods of this class, no lambdas.
+ * classes (none can be defined in the boot loader), no lambdas. So the field is looked up by name,
+ * and the trace headers are set by hand rather than through a {@code HeaderSetter}.
  */
 public final class RequestStartAdvice {
 
@@ -49,7 +53,7 @@ public final class RequestStartAdvice {
         }
         first = true;
         startNanos = System.nanoTime();
-        if (Argus.currentContext() == null) {
+        if (TraceContext.current() == null) {
             return null;
         }
         String method = connection.getRequestMethod();
@@ -66,7 +70,7 @@ public final class RequestStartAdvice {
             port = url.getDefaultPort();
         }
         target.append(url.getFile());
-        ActiveSpan span = Argus.clientStart(method, url.getHost(), port, target.toString());
+        ActiveSpan span = ClientCalls.start(method, url.getHost(), port, target.toString());
         if (span == null) {
             return null;
         }
@@ -79,7 +83,7 @@ public final class RequestStartAdvice {
         } catch (RuntimeException refused) {
             // the request goes out without trace headers; the span is still recorded
         }
-        Argus.bind(connection, span);
+        ObjectField.named(HttpUrlConnectionPlugin.SPAN_FIELD).set(connection, span);
         return span;
     }
 
@@ -95,8 +99,9 @@ public final class RequestStartAdvice {
             return; // getInputStream() is ended by ResponseAdvice, on success and on failure
         }
         // connect() or getOutputStream() failed before any response: the request ends here
-        ActiveSpan bound = span != null ? Argus.unbind(connection) : null;
-        Argus.clientEnd(bound, startNanos, connection.getRequestMethod(), connection.getURL().getHost(),
+        ActiveSpan kept = span != null
+                ? ObjectField.<ActiveSpan>named(HttpUrlConnectionPlugin.SPAN_FIELD).remove(connection) : null;
+        ClientCalls.end(kept, startNanos, connection.getRequestMethod(), connection.getURL().getHost(),
                 responseCode > 0 ? responseCode : 0, thrown);
     }
 }

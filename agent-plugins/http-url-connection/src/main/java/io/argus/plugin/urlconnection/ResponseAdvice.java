@@ -1,7 +1,9 @@
 package io.argus.plugin.urlconnection;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 import java.io.InputStream;
@@ -21,8 +23,9 @@ import java.net.HttpURLConnection;
  * <p>On exit the metric is recorded once, with the status the JDK parsed. A status of 400 or more
  * arrives as a {@code FileNotFoundException} / {@code IOException} from {@code getInputStream()};
  * that is the HTTP outcome, not a transport failure, so it is recorded as the status alone. The span,
- * if the request is traced, is unbound and ended. Whether to look for one is decided without the
- * binding table on untraced calls: a traced request carries the {@code traceparent} property the
+ * if the request is traced, is taken off the connection and ended. Whether to look for one is decided
+ * without reading the field on untraced calls (on a connection class loaded before the agent it
+ * lives in a map): a traced request carries the {@code traceparent} property the
  * start advice set (the look-up scans the connection's few request headers and allocates nothing),
  * and a sampled current span covers the POST-to-GET redirect, which clears all request properties.
  */
@@ -66,10 +69,10 @@ public final class ResponseAdvice {
         }
         Throwable error = thrown != null && status >= 400 ? null : thrown;
         ActiveSpan span = null;
-        if (Argus.currentContext() != null || connection.getRequestProperty("traceparent") != null) {
-            span = Argus.unbind(connection);
+        if (TraceContext.current() != null || connection.getRequestProperty("traceparent") != null) {
+            span = ObjectField.<ActiveSpan>named(HttpUrlConnectionPlugin.SPAN_FIELD).remove(connection);
         }
-        Argus.clientEnd(span, startNanos, connection.getRequestMethod(), connection.getURL().getHost(),
+        ClientCalls.end(span, startNanos, connection.getRequestMethod(), connection.getURL().getHost(),
                 status > 0 ? status : 0, error);
     }
 }

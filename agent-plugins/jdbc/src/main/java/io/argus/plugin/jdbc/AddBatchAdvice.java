@@ -1,6 +1,6 @@
 package io.argus.plugin.jdbc;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.db.DatabaseCalls;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Statement.addBatch(sql)}: the batch's first SQL gives {@code executeBatch} its statement type. */
@@ -11,6 +11,6 @@ public final class AddBatchAdvice {
 
     @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.This Object statement, @Advice.Argument(0) String sql) {
-        Argus.dbAddBatch(statement, sql);
+        DatabaseCalls.addBatch(statement, sql);
     }
 }

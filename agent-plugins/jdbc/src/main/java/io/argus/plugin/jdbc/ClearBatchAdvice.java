@@ -1,6 +1,6 @@
 package io.argus.plugin.jdbc;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.db.DatabaseCalls;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Statement.clearBatch()}: forget the batch's SQL. */
@@ -11,6 +11,6 @@ public final class ClearBatchAdvice {
 
     @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.This Object statement) {
-        Argus.dbAddBatch(statement, null);
+        DatabaseCalls.addBatch(statement, null);
     }
 }

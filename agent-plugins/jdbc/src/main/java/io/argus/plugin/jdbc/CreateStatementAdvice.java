@@ -1,6 +1,6 @@
 package io.argus.plugin.jdbc;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.db.DatabaseCalls;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Connection.createStatement(...)}: remember the statement's connection (its SQL comes with each execution). */
@@ -11,6 +11,6 @@ public final class CreateStatementAdvice {
 
     @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.This Object connection, @Advice.Return Object statement) {
-        Argus.dbStatementCreated(statement, connection, null);
+        DatabaseCalls.statementCreated(statement, connection, null);
     }
 }

@@ -1,7 +1,7 @@
 package io.argus.plugin.jdbc;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.db.DatabaseCalls;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -19,9 +19,9 @@ public final class ExecuteAdvice {
     public static long enter(@Advice.This Object statement,
                              @Advice.Argument(value = 0, optional = true) String sql,
                              @Advice.Local("argusSpan") ActiveSpan span) {
-        long start = Argus.dbEnter();
+        long start = DatabaseCalls.enter();
         if (start != 0) {
-            span = Argus.dbStart(statement, sql);
+            span = DatabaseCalls.start(statement, sql);
         }
         return start;
     }
@@ -32,6 +32,6 @@ public final class ExecuteAdvice {
                             @Advice.Argument(value = 0, optional = true) String sql,
                             @Advice.Local("argusSpan") ActiveSpan span,
                             @Advice.Thrown Throwable error) {
-        Argus.dbExit(span, start, statement, sql, error);
+        DatabaseCalls.exit(span, start, statement, sql, error);
     }
 }

@@ -1,6 +1,6 @@
 package io.argus.plugin.jdbc;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.db.DatabaseCalls;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Connection.prepareStatement(sql, ...)} / {@code prepareCall(sql, ...)}: remember the SQL for the statement. */
@@ -13,6 +13,6 @@ public final class PrepareAdvice {
     public static void exit(@Advice.This Object connection,
                             @Advice.Argument(0) String sql,
                             @Advice.Return Object statement) {
-        Argus.dbStatementCreated(statement, connection, sql);
+        DatabaseCalls.statementCreated(statement, connection, sql);
     }
 }

@@ -26,7 +26,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       with {@code null}. {@link SendAsyncAdvice} only acts on the non-null case, so a synchronous
  *       call is never seen twice.</li>
  * </ul>
- * Verified with {@code javap -c -p} on JDK 17 and Temurin 25 (see README.md).
+ * Both share {@link ClientRequests}, a helper class: {@code java.net.http} is loaded by the platform
+ * class loader, where helpers can be defined (unlike the boot loader).
+ *
+ * <p>Verified with {@code javap -c -p} on JDK 17 and Temurin 25 (see README.md).
  */
 public final class JdkHttpClientPlugin implements ArgusPlugin {
 
@@ -41,6 +44,7 @@ public final class JdkHttpClientPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         probes.type(CLIENT_IMPL)
+                .helpers(ADVICE + "ClientRequests")
                 .advise(named("send").and(isPublic()).and(takesArguments(2))
                                 .and(takesArgument(0, named("java.net.http.HttpRequest"))),
                         ADVICE + "SendAdvice")

@@ -1,7 +1,8 @@
 package io.argus.plugin.executors.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.server.ServerCalls;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The test application: hands work to every kind of JDK executor under a hand-made server span
- * ({@code Argus.serverStart}); each task starts and ends an internal span named {@code task <tag>},
+ * ({@code ServerCalls.start}); each task starts and ends an internal span named {@code task <tag>},
  * which must be a child of that server span. Prints {@code ROOT tag=... traceparent=...
  * expected=N}, {@code STALE tag=... current=...} for untraced tasks run on threads that ran traced
  * ones, and a few behaviour checks, then {@code DONE}.
@@ -224,10 +225,10 @@ public final class ExecutorsApp {
         Runnable first = () -> { };
         Runnable second = () -> { };
         long start = System.nanoTime();
-        ActiveSpan root = Argus.serverStart("GET", "/queue", null, null, null);
+        ActiveSpan root = ServerCalls.start("GET", "/queue", null, null);
         one.execute(first);
         one.execute(second);
-        Argus.serverEnd(root, start, "GET", "/queue", 200, null);
+        ServerCalls.end(root, start, "GET", "/queue", 200, null);
         boolean removed = one.remove(first);
         List<Runnable> left = one.shutdownNow();
         release.countDown();
@@ -262,7 +263,7 @@ public final class ExecutorsApp {
         CountDownLatch done = new CountDownLatch(3);
         String outcome;
         long start = System.nanoTime();
-        ActiveSpan root = Argus.serverStart("GET", "/prioritized", null, null, null);
+        ActiveSpan root = ServerCalls.start("GET", "/prioritized", null, null);
         try {
             for (int i = 0; i < 3; i++) {
                 prioritized.execute(new Prioritized(i, done));
@@ -271,7 +272,7 @@ public final class ExecutorsApp {
         } catch (RuntimeException e) {
             outcome = e.getClass().getSimpleName();
         }
-        Argus.serverEnd(root, start, "GET", "/prioritized", 200, null);
+        ServerCalls.end(root, start, "GET", "/prioritized", 200, null);
         prioritized.shutdown();
         print("PRIORITY tag=tpe outcome=" + outcome);
     }
@@ -287,9 +288,9 @@ public final class ExecutorsApp {
             }
         };
         long start = System.nanoTime();
-        ActiveSpan root = Argus.serverStart("GET", "/after", null, null, null);
+        ActiveSpan root = ServerCalls.start("GET", "/after", null, null);
         watched.submit(() -> { }).get();
-        Argus.serverEnd(root, start, "GET", "/after", 200, null);
+        ServerCalls.end(root, start, "GET", "/after", 200, null);
         watched.shutdown();
         watched.awaitTermination(30, TimeUnit.SECONDS);
         synchronized (seen) {
@@ -299,26 +300,26 @@ public final class ExecutorsApp {
 
     private static void traced(String tag, int expected, Scenario scenario) throws Exception {
         long start = System.nanoTime();
-        ActiveSpan root = Argus.serverStart("GET", "/" + tag, null, null, null);
+        ActiveSpan root = ServerCalls.start("GET", "/" + tag, null, null);
         print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()) + " expected=" + expected);
         try {
             scenario.run(tag);
         } finally {
-            Argus.serverEnd(root, start, "GET", "/" + tag, 200, null);
+            ServerCalls.end(root, start, "GET", "/" + tag, 200, null);
         }
-        if (Argus.currentContext() != null) {
+        if (TraceContext.current() != null) {
             print("LEAK tag=" + tag);
         }
     }
 
     static String span(String tag) {
-        ActiveSpan span = Argus.internalStart("task " + tag);
-        Argus.internalEnd(span, null);
+        ActiveSpan span = TraceContext.startInternal("task " + tag);
+        TraceContext.endInternal(span, null);
         return tag;
     }
 
     static Boolean current() {
-        return Argus.currentContext() != null;
+        return TraceContext.current() != null;
     }
 
     private static void stale(String tag, boolean current) {

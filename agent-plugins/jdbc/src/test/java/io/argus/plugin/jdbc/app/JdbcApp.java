@@ -1,7 +1,8 @@
 package io.argus.plugin.jdbc.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.server.ServerCalls;
 
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -13,7 +14,7 @@ import java.sql.Statement;
 
 /**
  * The test application: real JDBC against an embedded database given by URL. Each scenario runs
- * under a hand-made server span ({@code Argus.serverStart}) so the database spans have a parent,
+ * under a hand-made server span ({@code ServerCalls.start}) so the database spans have a parent,
  * and prints what the test compares: {@code ROOT tag=... traceparent=...}, {@code ERROR tag=...
  * class=... state=... message=...}, {@code CONTEXT tag=... current=...}, then {@code DONE}.
  *
@@ -98,7 +99,7 @@ public final class JdbcApp {
                 rs.next();
                 print("COUNT tag=after rows=" + rs.getInt(1));
             }
-            print("CONTEXT tag=after current=" + (Argus.currentContext() != null));
+            print("CONTEXT tag=after current=" + (TraceContext.current() != null));
         }
         print("DONE");
         Thread.sleep(Long.MAX_VALUE);
@@ -106,14 +107,14 @@ public final class JdbcApp {
 
     private static void traced(Connection c, String tag, Work work) throws SQLException {
         long start = System.nanoTime();
-        ActiveSpan root = Argus.serverStart("GET", "/" + tag, null, null, null);
+        ActiveSpan root = ServerCalls.start("GET", "/" + tag, null, null);
         print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()));
         try {
             work.run(c);
         } finally {
-            Argus.serverEnd(root, start, "GET", "/" + tag, 200, null);
+            ServerCalls.end(root, start, "GET", "/" + tag, 200, null);
         }
-        print("CONTEXT tag=" + tag + " current=" + (Argus.currentContext() != null));
+        print("CONTEXT tag=" + tag + " current=" + (TraceContext.current() != null));
     }
 
     private static void error(String tag, SQLException e) {
