@@ -1,6 +1,7 @@
 package io.argus.perf.harness.stats;
 
 import org.apache.commons.math3.distribution.BinomialDistribution;
+import org.apache.commons.math3.distribution.TDistribution;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +18,25 @@ public final class Stats {
 
     public static double mean(double[] x) {
         requireSamples(x, 1);
+        return meanOf(x);
+    }
+
+    /** Sample variance (n - 1 in the denominator); 0 for a single value. */
+    public static double variance(double[] x) {
+        requireSamples(x, 1);
+        return varianceOf(x);
+    }
+
+    public static double mean(long[] x, int from, int to) {
+        double sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += x[i];
+        }
+        return sum / (to - from);
+    }
+
+    /** Unchecked: NaN for no values. */
+    static double meanOf(double[] x) {
         double sum = 0;
         for (double v : x) {
             sum += v;
@@ -24,13 +44,12 @@ public final class Stats {
         return sum / x.length;
     }
 
-    /** Sample variance (n - 1 in the denominator); 0 for a single value. */
-    public static double variance(double[] x) {
-        requireSamples(x, 1);
-        if (x.length == 1) {
+    /** Unchecked, two-pass: 0 for fewer than two values. */
+    static double varianceOf(double[] x) {
+        if (x.length < 2) {
             return 0;
         }
-        double m = mean(x);
+        double m = meanOf(x);
         double sum = 0;
         for (double v : x) {
             sum += (v - m) * (v - m);
@@ -55,11 +74,47 @@ public final class Stats {
         if (p < 0 || p > 1 || Double.isNaN(p)) {
             throw new IllegalArgumentException("p must be in [0, 1]: " + p);
         }
-        double[] s = sorted(x);
-        double h = (s.length - 1) * p;
+        return quantileSorted(sorted(x), p);
+    }
+
+    static double quantileSorted(double[] sorted, double p) {
+        double h = (sorted.length - 1) * p;
         int lo = (int) Math.floor(h);
-        int hi = Math.min(lo + 1, s.length - 1);
-        return s[lo] + (h - lo) * (s[hi] - s[lo]);
+        int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+    }
+
+    /** Type-7 quantile of a sorted long array. */
+    public static double quantileSorted(long[] sorted, double p) {
+        if (sorted.length == 0 || p < 0 || p > 1) {
+            throw new IllegalArgumentException("quantile " + p + " of " + sorted.length + " values");
+        }
+        double h = (sorted.length - 1) * p;
+        int lo = (int) Math.floor(h);
+        int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+    }
+
+    /** Half-width of the confidence interval of the mean: t(1 - (1 - level) / 2, n - 1) * sd / sqrt(n); 0 when n < 2. */
+    public static double ciHalfWidth(double sd, long n, double level) {
+        if (n < 2) {
+            return 0;
+        }
+        double t = new TDistribution(n - 1).inverseCumulativeProbability(1 - (1 - level) / 2);
+        return t * sd / Math.sqrt(n);
+    }
+
+    /** {@link #ciHalfWidth} of the mean of {@code x}; 0 for fewer than two values. */
+    public static double meanCiHalfWidth(double[] x, double level) {
+        return ciHalfWidth(Math.sqrt(varianceOf(x)), x.length, level);
+    }
+
+    /**
+     * The difference of two independent means with the half-width of its interval, combined
+     * from the two intervals as sqrt(a² + b²) (normal approximation, large samples).
+     */
+    public static double[] meanDifference(double meanA, double ciA, double meanB, double ciB) {
+        return new double[] {meanA - meanB, Math.sqrt(ciA * ciA + ciB * ciB)};
     }
 
     /**

@@ -88,4 +88,37 @@ class StatsTest {
         assertThatThrownBy(() -> Stats.mean(new double[]{1, Double.NaN})).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Stats.quantile(new double[]{1}, 1.5)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void type7QuantilesAsR() {
+        double[] x = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+        // R: quantile(1:10, c(.25, .5, .75, .9)) -> 3.25 5.50 7.75 9.10
+        assertThat(Stats.quantile(x, 0.25)).isCloseTo(3.25, within(1e-12));
+        assertThat(Stats.quantile(x, 0.5)).isCloseTo(5.5, within(1e-12));
+        assertThat(Stats.quantile(x, 0.75)).isCloseTo(7.75, within(1e-12));
+        assertThat(Stats.quantile(x, 0.9)).isCloseTo(9.1, within(1e-12));
+        assertThat(Stats.quantile(x, 0)).isEqualTo(1);
+        assertThat(Stats.quantile(x, 1)).isEqualTo(10);
+        assertThat(Stats.quantile(new double[] {42}, 0.5)).isEqualTo(42);
+        long[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        assertThat(Stats.quantileSorted(sorted, 0.25)).isCloseTo(3.25, within(1e-12));
+        assertThatThrownBy(() -> Stats.quantile(new double[0], 0.5)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Stats.quantile(x, 1.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void confidenceIntervalUsesStudentsTAndTendsToTheNormal() {
+        // R: qt(0.975, 1) = 12.7062, qt(0.975, 29) = 2.04523, qnorm(0.975) = 1.959964
+        assertThat(Stats.ciHalfWidth(1, 2, 0.95)).isCloseTo(12.7062 / Math.sqrt(2), within(1e-4));
+        assertThat(Stats.ciHalfWidth(1, 30, 0.95)).isCloseTo(2.04523 / Math.sqrt(30), within(1e-5));
+        assertThat(Stats.ciHalfWidth(1, 1_000_000, 0.95)).isCloseTo(1.959964 / 1000, within(1e-6));
+        assertThat(Stats.ciHalfWidth(1, 1, 0.95)).isZero();
+    }
+
+    @Test
+    void differenceOfMeansCombinesTheIntervals() {
+        double[] d = Stats.meanDifference(130, 3, 100, 4);
+        assertThat(d[0]).isEqualTo(30);
+        assertThat(d[1]).isEqualTo(5);
+    }
 }
