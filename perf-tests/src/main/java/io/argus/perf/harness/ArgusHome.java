@@ -111,15 +111,32 @@ public final class ArgusHome {
 
     /** The folder holding the suite's jar or classes (target/ when run from the source tree). */
     static Path ownJarDir() {
+        Path own = ownCodeSource();
+        return own == null ? null : own.toAbsolutePath().getParent();
+    }
+
+    /** The suite's jar or classes folder: the whole class path a child JVM of the suite needs. */
+    public static Path ownCodeSource() {
         CodeSource source = ArgusHome.class.getProtectionDomain().getCodeSource();
         if (source == null || source.getLocation() == null) {
             return null;
         }
         try {
-            return Path.of(source.getLocation().toURI()).toAbsolutePath().getParent();
+            return Path.of(source.getLocation().toURI());
         } catch (URISyntaxException e) {
             return null;
         }
+    }
+
+    /** The repository root when running from the source tree (a folder with perf-tests/ and agent-plugins/), or null. */
+    public static Path sourceTree() {
+        Path own = ownCodeSource();
+        for (Path p = own == null ? null : own.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isDirectory(p.resolve("perf-tests")) && Files.isDirectory(p.resolve("agent-plugins"))) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** A guess at the distribution when --argus-home is not given: ../ of perf/, or the source tree's. */

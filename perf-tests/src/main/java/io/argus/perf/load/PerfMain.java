@@ -1,12 +1,12 @@
 package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
-import io.argus.perf.load.model.RunResults;
-import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.harness.proc.ProcessRegistry;
-import io.argus.perf.load.report.ReportWriter;
 import io.argus.perf.load.druid.DruidInstall;
 import io.argus.perf.load.druid.DruidTarget;
+import io.argus.perf.load.model.RunResults.ScenarioResult;
+import io.argus.perf.load.model.RunResults;
+import io.argus.perf.load.report.ReportWriter;
 import io.argus.perf.load.target.SampleTarget;
 import io.argus.perf.load.target.Target;
 

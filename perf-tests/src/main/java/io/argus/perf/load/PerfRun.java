@@ -1,7 +1,10 @@
 package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
-import io.argus.perf.load.model.RunResults;
+import io.argus.perf.harness.HostFacts;
+import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.perf.harness.proc.ProcStats;
+import io.argus.perf.harness.run.CollectorProcess;
 import io.argus.perf.load.model.RunResults.ClosedLoop;
 import io.argus.perf.load.model.RunResults.CollectorCheck;
 import io.argus.perf.load.model.RunResults.ProcessResources;
@@ -9,15 +12,14 @@ import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.Round;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
-import io.argus.perf.harness.proc.ManagedProcess;
-import io.argus.perf.harness.proc.ProcStats;
-import io.argus.perf.harness.run.CollectorProcess;
+import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.run.GatlingRunner;
 import io.argus.perf.load.run.Launcher;
 import io.argus.perf.load.run.RunningTarget;
 import io.argus.perf.load.stats.Analysis;
 import io.argus.perf.load.target.Target;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +104,7 @@ public final class PerfRun {
         if (results.scenario("baseline") == null) {
             results.notes.add("No baseline scenario in this run: no ratios, tests or verdicts.");
         }
-        results.machine.loadAverageEnd = MachineFacts.loadAverage();
+        results.machine.loadAverageEnd = HostFacts.loadAverage();
         Instant end = Instant.now();
         results.finishedAt = end.toString();
         results.durationSeconds = Duration.between(start, end).toMillis() / 1000.0;
@@ -164,8 +166,7 @@ public final class PerfRun {
         try {
             if (scenarios.stream().anyMatch(Scenario::needsCollector)) {
                 try {
-                    collector = CollectorProcess.start(home, out.resolve("work/collector-startup"),
-                            out.resolve("logs/startup/collector.log"), javaHome(), Duration.ofSeconds(90));
+                    collector = startCollector(out.resolve("work/collector-startup"), out.resolve("logs/startup/collector.log"));
                     say("collector for the start-up passes: ingest %s", collector.ingestAddress());
                 } catch (Exception e) {
                     for (Scenario s : scenarios) {
@@ -248,6 +249,11 @@ public final class PerfRun {
         }
     }
 
+    private CollectorProcess startCollector(Path dataDir, Path log) throws IOException, InterruptedException {
+        return CollectorProcess.start(CollectorProcess.Launch.script(home.collectorScript(), javaHome()), dataDir, log,
+                Duration.ofSeconds(90));
+    }
+
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
         String address = collector == null ? "127.0.0.1:9898" : collector.ingestAddress();
         return service -> s.jvmOptions(service, home, peers, address, plugins);
@@ -287,9 +293,8 @@ public final class PerfRun {
         launch.sequence = ++launchSequence;
         try {
             if (s.needsCollector()) {
-                collector = CollectorProcess.start(home, out.resolve("work/collector-" + s.name() + "-p" + pass),
-                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"), javaHome(),
-                        Duration.ofSeconds(90));
+                collector = startCollector(out.resolve("work/collector-" + s.name() + "-p" + pass),
+                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"));
             }
             String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
             try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target, scenarioOptions(s, collector),

@@ -1,6 +1,7 @@
 package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -53,11 +54,31 @@ public final class ManagedProcess implements AutoCloseable {
      */
     public static ManagedProcess start(String name, List<String> command, Path workDir, Map<String, String> env,
                                        Path log, Map<String, Pattern> watched) throws IOException {
-        Files.createDirectories(log.getParent());
+        return start(name, command, workDir, env, false, log, watched);
+    }
+
+    /**
+     * {@link #start}, without the agent settings this JVM's environment may carry ({@code ARGUS_*},
+     * {@code OTEL_*}, {@code JAVA_TOOL_OPTIONS}, {@code JDK_JAVA_OPTIONS}): a benchmark's JVMs
+     * get exactly the agent flags of their configuration.
+     */
+    public static ManagedProcess startIsolated(String name, List<String> command, Path workDir, Map<String, String> env,
+                                               Path log, Map<String, Pattern> watched) throws IOException {
+        return start(name, command, workDir, env, true, log, watched);
+    }
+
+    private static ManagedProcess start(String name, List<String> command, Path workDir, Map<String, String> env,
+                                        boolean isolated, Path log, Map<String, Pattern> watched) throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         if (workDir != null) {
             Files.createDirectories(workDir);
             pb.directory(workDir.toFile());
+        }
+        if (isolated) {
+            pb.environment().keySet().removeIf(k -> k.startsWith("ARGUS_") || k.startsWith("OTEL_"));
+            pb.environment().remove("JAVA_TOOL_OPTIONS");
+            pb.environment().remove("JDK_JAVA_OPTIONS");
         }
         if (env != null) {
             pb.environment().putAll(env);
@@ -164,6 +185,29 @@ public final class ManagedProcess implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * Waits for the process to exit and its output to be logged; false when it still runs after
+     * {@code timeout}.
+     */
+    public boolean waitFor(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        pump.join(5000);
+        ProcessRegistry.unregister(this);
+        return true;
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    /** Every line of output so far, from the log (after {@link #waitFor}: all of it). */
+    public List<String> output() throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return lines.isEmpty() ? lines : lines.subList(1, lines.size());
     }
 
     /** The last lines of output, for error messages. */

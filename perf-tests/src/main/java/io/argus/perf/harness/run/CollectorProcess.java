@@ -1,12 +1,12 @@
 package io.argus.perf.harness.run;
 
-import io.argus.perf.harness.http.Http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.argus.perf.harness.ArgusHome;
+import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.harness.proc.ManagedProcess;
 import io.argus.perf.harness.proc.ProcStats;
-import io.argus.perf.load.target.SampleTarget;
+import io.argus.perf.harness.proc.Taskset;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,18 +14,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An Argus collector started from the distribution
- * ({@code collector/bin/argus-collector --ingest-port P --http-port H --data-dir D}) on free
- * ports of 127.0.0.1 (its default bind), with a fresh data folder.
+ * An Argus collector on ports it chooses itself (port 0, read back from its start line) of
+ * 127.0.0.1 (its default bind), with a fresh data folder: the distribution's
+ * {@code collector/bin/argus-collector}, or {@code io.argus.collector.CollectorMain} from a class path.
  */
 public final class CollectorProcess implements AutoCloseable {
 
-    static final Pattern READY = Pattern.compile("Argus collector started");
+    static final Pattern STARTED = Pattern.compile(
+            "Argus collector started: ingest ([^\\s,]+):(\\d+), http http://([^/\\s]+):(\\d+)/");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ManagedProcess process;
@@ -41,24 +44,45 @@ public final class CollectorProcess implements AutoCloseable {
     }
 
     /**
+     * How to start the collector, without its port and data arguments.
+     *
+     * @param isolated without this JVM's agent settings in its environment (see {@link ManagedProcess#startIsolated})
+     */
+    public record Launch(List<String> command, Map<String, String> env, boolean isolated) {
+
+        /** The distribution's script, run with the JDK in {@code javaHome} (it needs 17+). */
+        public static Launch script(Path script, Path javaHome) {
+            return new Launch(List.of(script.toString()), Map.of("JAVA_HOME", javaHome.toString()), false);
+        }
+
+        /** {@code io.argus.collector.CollectorMain} from {@code classpath}. */
+        public static Launch classPath(Path java, String classpath) {
+            return new Launch(List.of(java.toString(), "-Xmx1g", "-cp", classpath, "io.argus.collector.CollectorMain"),
+                    Map.of(), false);
+        }
+
+        public Launch isolatedOn(int cpu) {
+            List<String> cmd = new ArrayList<>();
+            if (cpu >= 0) {
+                cmd.addAll(Taskset.on(cpu));
+            }
+            cmd.addAll(command);
+            return new Launch(cmd, env, true);
+        }
+    }
+
+    /**
      * Starts a collector and waits for its "Argus collector started" line and a 200 from
      * {@code GET /api/services}.
-     *
-     * @param javaHome the JDK the collector's script should use (it needs 17+)
      */
-    public static CollectorProcess start(ArgusHome home, Path dataDir, Path log, Path javaHome, Duration timeout)
+    public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout)
             throws IOException, InterruptedException {
-        int ingest = SampleTarget.freePort();
-        int http = SampleTarget.freePort();
-        while (http == ingest) {
-            http = SampleTarget.freePort();
-        }
         Files.createDirectories(dataDir);
-        List<String> cmd = List.of(home.collectorScript().toString(), "--ingest-port", Integer.toString(ingest),
-                "--http-port", Integer.toString(http), "--data-dir", dataDir.toString());
-        ManagedProcess p = ManagedProcess.start("collector", cmd, dataDir, Map.of("JAVA_HOME", javaHome.toString()),
-                log, Map.of("ready", READY));
-        CollectorProcess c = new CollectorProcess(p, ingest, http, dataDir);
+        List<String> cmd = new ArrayList<>(launch.command());
+        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--data-dir", dataDir.toString()));
+        ManagedProcess p = launch.isolated()
+                ? ManagedProcess.startIsolated("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED))
+                : ManagedProcess.start("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED));
         try {
             String line = p.awaitMatch("ready", timeout.toMillis());
             if (line == null) {
@@ -66,8 +90,11 @@ public final class CollectorProcess implements AutoCloseable {
                         + timeout.toSeconds() + " s" + (p.isAlive() ? "" : " (it exited)") + "; its last output ("
                         + log + "):" + System.lineSeparator() + p.describeTail(15));
             }
+            Matcher m = STARTED.matcher(line);
+            m.find();
+            CollectorProcess c = new CollectorProcess(p, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)), dataDir);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (Http.probe(io.argus.perf.harness.http.RequestSpec.get(c.api("/api/services")), 1000) != 200) {
+            while (Http.probe(RequestSpec.get(c.api("/api/services")), 1000) != 200) {
                 if (System.nanoTime() > deadline || !p.isAlive()) {
                     throw new IOException("the collector's GET /api/services never answered 200 (see " + log + ")");
                 }
@@ -75,7 +102,7 @@ public final class CollectorProcess implements AutoCloseable {
             }
             return c;
         } catch (IOException | InterruptedException | RuntimeException e) {
-            c.close();
+            p.stop(10_000);
             throw e;
         }
     }
@@ -241,6 +268,50 @@ public final class CollectorProcess implements AutoCloseable {
             } catch (NumberFormatException ignored) {
                 // not a sample line
             }
+        }
+        return out;
+    }
+
+    /**
+     * The collector's view of an agent once it disconnected (its last heartbeat is in): spans the
+     * agent reports sent and dropped, spans the collector received, and spans it stored.
+     */
+    public Map<String, Long> agentSpans(String service) throws InterruptedException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        JsonNode agent = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                agent = null;
+                Http.Response r = Http.get(api("/api/agents"), Duration.ofSeconds(60));
+                if (r.status() != 200) {
+                    throw new IOException("GET /api/agents answered " + r.status());
+                }
+                for (JsonNode a : JSON.readTree(r.body())) {
+                    if (service.equals(a.path("service").asText())) {
+                        agent = a;
+                    }
+                }
+                if (agent != null && !agent.path("connected").asBoolean(true)) {
+                    break;
+                }
+            } catch (IOException e) {
+                // try again
+            }
+            Thread.sleep(200);
+        }
+        if (agent != null) {
+            out.put("collector.agentSentSpans", agent.path("sentSpans").asLong());
+            out.put("collector.agentDroppedSpans", agent.path("droppedSpans").asLong());
+            out.put("collector.spansReceived", agent.path("spansReceived").asLong());
+        }
+        try {
+            Double stored = prometheus().get("argus_collector_spans_stored_total");
+            if (stored != null) {
+                out.put("collector.spansStored", stored.longValue());
+            }
+        } catch (IOException e) {
+            // not available
         }
         return out;
     }

@@ -3,9 +3,9 @@ package io.argus.perf.load.druid;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
-import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.load.target.Target;
 import io.argus.perf.load.target.TargetEnv;
 

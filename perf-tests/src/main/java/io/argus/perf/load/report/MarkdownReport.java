@@ -1,7 +1,7 @@
 package io.argus.perf.load.report;
 
 import io.argus.perf.harness.report.Fmt;
-import io.argus.perf.load.model.RunResults;
+import io.argus.perf.harness.stats.Stats;
 import io.argus.perf.load.model.RunResults.Comparison;
 import io.argus.perf.load.model.RunResults.MetricComparison;
 import io.argus.perf.load.model.RunResults.ProcessResources;
@@ -9,8 +9,8 @@ import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.Round;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
+import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.stats.Analysis;
-import io.argus.perf.harness.stats.Stats;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

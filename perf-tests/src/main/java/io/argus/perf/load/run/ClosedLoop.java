@@ -1,9 +1,9 @@
 package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.Http;
-import io.argus.perf.load.model.RunResults.Round;
-import io.argus.perf.harness.stats.Stats;
 import io.argus.perf.harness.http.RequestSpec;
+import io.argus.perf.harness.stats.Stats;
+import io.argus.perf.load.model.RunResults.Round;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;

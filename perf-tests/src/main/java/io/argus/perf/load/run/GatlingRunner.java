@@ -1,9 +1,9 @@
 package io.argus.perf.load.run;
 
+import io.argus.perf.harness.http.RequestSpec;
+import io.argus.perf.harness.proc.ManagedProcess;
 import io.argus.perf.load.gatling.OverheadSimulation;
 import io.argus.perf.load.model.RunResults.Gatling;
-import io.argus.perf.harness.proc.ManagedProcess;
-import io.argus.perf.harness.http.RequestSpec;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.Http;
-import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
 import io.argus.perf.load.target.Target;

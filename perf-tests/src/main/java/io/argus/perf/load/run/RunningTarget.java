@@ -1,7 +1,7 @@
 package io.argus.perf.load.run;
 
-import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 
 import java.util.ArrayList;

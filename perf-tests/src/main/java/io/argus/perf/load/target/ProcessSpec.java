@@ -1,6 +1,7 @@
 package io.argus.perf.load.target;
 
 import io.argus.perf.harness.http.RequestSpec;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.argus.perf.load.target;
 
-import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.sample.SampleService;
 
 import java.io.File;

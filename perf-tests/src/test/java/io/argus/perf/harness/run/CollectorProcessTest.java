@@ -32,4 +32,13 @@ class CollectorProcessTest {
         assertThat(CollectorProcess.countTraces(json.readTree("{\"traces\":[{},{},{}]}"))).isEqualTo(3);
         assertThat(CollectorProcess.countTraces(json.readTree("{\"total\":42,\"traces\":[]}"))).isEqualTo(42);
     }
+
+    @Test
+    void portsFromTheStartLine() {
+        java.util.regex.Matcher m = CollectorProcess.STARTED.matcher(
+                "12:00:00 INFO Argus collector started: ingest 127.0.0.1:40123, http http://127.0.0.1:40124/, data /tmp/d");
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(2)).isEqualTo("40123");
+        assertThat(m.group(4)).isEqualTo("40124");
+    }
 }
