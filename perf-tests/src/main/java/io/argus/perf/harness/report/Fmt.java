@@ -57,4 +57,10 @@ public final class Fmt {
     public static String cell(String s) {
         return s == null ? NONE : s.replace("|", "\\|").replace("\n", " ");
     }
+
+    /** One line of at most {@code max} characters, "…" where cut. */
+    public static String abbreviate(String s, int max) {
+        String one = s.replace('\n', ' ');
+        return one.length() <= max ? one : one.substring(0, max) + "…";
+    }
 }

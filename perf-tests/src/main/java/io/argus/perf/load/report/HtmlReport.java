@@ -2,9 +2,9 @@ package io.argus.perf.load.report;
 
 import io.argus.perf.harness.report.Svg;
 import io.argus.perf.harness.stats.Stats;
+import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.Round;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
-import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.stats.Analysis;
 
 import java.util.ArrayList;

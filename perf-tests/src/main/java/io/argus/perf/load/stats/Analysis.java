@@ -2,13 +2,13 @@ package io.argus.perf.load.stats;
 
 import io.argus.perf.harness.stats.MannWhitney;
 import io.argus.perf.harness.stats.Stats;
+import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.Comparison;
 import io.argus.perf.load.model.RunResults.MetricComparison;
 import io.argus.perf.load.model.RunResults.ProcessResources;
 import io.argus.perf.load.model.RunResults.Round;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
-import io.argus.perf.load.model.RunResults;
 
 import java.util.ArrayList;
 import java.util.List;

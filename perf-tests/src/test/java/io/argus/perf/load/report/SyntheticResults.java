@@ -1,13 +1,13 @@
 package io.argus.perf.load.report;
 
 import io.argus.perf.load.Scenario;
+import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.ClosedLoop;
 import io.argus.perf.load.model.RunResults.ProcessResources;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.Round;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
-import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.stats.Analysis;
 
 import java.util.List;
