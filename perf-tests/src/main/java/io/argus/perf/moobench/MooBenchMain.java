@@ -3,12 +3,14 @@ package io.argus.perf.moobench;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+
 import io.argus.perf.harness.ArgusHome;
 import io.argus.perf.harness.FileTrees;
 import io.argus.perf.harness.HostFacts;
 import io.argus.perf.harness.proc.ManagedProcess;
 import io.argus.perf.harness.proc.Taskset;
 import io.argus.perf.harness.run.CollectorProcess;
+import io.argus.perf.moobench.report.MooReport;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,7 +34,7 @@ import java.util.stream.Stream;
  */
 public final class MooBenchMain {
 
-    static final ObjectMapper JSON = new ObjectMapper()
+    public static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     static final List<String> BASE_JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");

@@ -10,9 +10,9 @@ public final class Markdown {
         return this;
     }
 
-    /** Text as it is, without a line end. */
-    public Markdown append(String s) {
-        b.append(s);
+    /** A value as {@link StringBuilder#append(Object)} writes it, without a line end. */
+    public Markdown append(Object value) {
+        b.append(value);
         return this;
     }
 

@@ -1,5 +1,8 @@
-package io.argus.perf.moobench;
+package io.argus.perf.moobench.report;
 
+import io.argus.perf.moobench.MooBenchMain;
+import io.argus.perf.moobench.MooResults;
+import io.argus.perf.moobench.RunAnalysis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,12 +129,11 @@ class MooReportTest {
 
     @Test
     void humanUnitsAndSteps() {
-        assertThat(MooReport.humanNs(100)).isEqualTo("100 ns");
-        assertThat(MooReport.humanNs(1500)).isEqualTo("1.5 µs");
-        assertThat(MooReport.humanNs(1e7)).isEqualTo("10 ms");
-        assertThat(MooReport.niceStep(37)).isEqualTo(50);
-        assertThat(MooReport.niceStep(0.7)).isEqualTo(1);
-        assertThat(MooReport.k(1_176_500)).isEqualTo("1,176.5k");
-        assertThat(MooReport.escape("a<b & \"c\"")).isEqualTo("a&lt;b &amp; &quot;c&quot;");
+        assertThat(MooFormat.humanNs(100)).isEqualTo("100 ns");
+        assertThat(MooFormat.humanNs(1500)).isEqualTo("1.5 µs");
+        assertThat(MooFormat.humanNs(1e7)).isEqualTo("10 ms");
+        assertThat(Charts.niceStep(37)).isEqualTo(50);
+        assertThat(Charts.niceStep(0.7)).isEqualTo(1);
+        assertThat(MooFormat.k(1_176_500)).isEqualTo("1,176.5k");
     }
 }
