@@ -1,10 +1,10 @@
 package io.argus.perf.moobench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.perf.harness.FileTrees;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,7 +62,7 @@ class MooBenchQuickIT {
         }
         args.addAll(List.of("--configs", String.join(",", expected)));
         Path out = Path.of("target/moobench-quick").toAbsolutePath();
-        CollectorRunner.deleteRecursively(out);
+        FileTrees.deleteRecursively(out);
         args.addAll(List.of("--out", out.toString()));
 
         ByteArrayOutputStream console = new ByteArrayOutputStream();

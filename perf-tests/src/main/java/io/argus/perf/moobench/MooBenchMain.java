@@ -4,20 +4,26 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.argus.perf.harness.ArgusHome;
+import io.argus.perf.harness.FileTrees;
+import io.argus.perf.harness.HostFacts;
+import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.perf.harness.proc.Taskset;
+import io.argus.perf.harness.run.CollectorProcess;
+import io.argus.perf.moobench.report.MooReport;
+
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -28,7 +34,7 @@ import java.util.stream.Stream;
  */
 public final class MooBenchMain {
 
-    static final ObjectMapper JSON = new ObjectMapper()
+    public static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     static final List<String> BASE_JVM_FLAGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC");
@@ -39,6 +45,7 @@ public final class MooBenchMain {
     private Path otelAgent;
     private Path collectorScript;
     private String collectorClasspath;
+    private CollectorProcess.Launch collectorLaunch;
     private boolean pinned;
     private String childClasspath;
     private int order;
@@ -171,9 +178,9 @@ public final class MooBenchMain {
         JSON.writeValue(out.resolve("moobench.json").toFile(), results);
         MooReport.write(results, out);
         if (!options.keepRaw) {
-            CollectorRunner.deleteRecursively(out.resolve("raw"));
+            FileTrees.deleteRecursively(out.resolve("raw"));
         }
-        CollectorRunner.deleteRecursively(out.resolve("work"));
+        FileTrees.deleteRecursively(out.resolve("work"));
         console.println();
         console.println(MooReport.headline(results));
         console.println("report: " + out.resolve("moobench.md"));
@@ -208,16 +215,16 @@ public final class MooBenchMain {
         Path raw = out.resolve("raw").resolve(id + ".bin");
         Path log = out.resolve(r.log);
         long started = System.nanoTime();
-        CollectorRunner collector = null;
+        CollectorProcess collector = null;
+        Path collectorData = out.resolve("work").resolve("collector-" + id);
         try {
             if (config.needsCollector()) {
-                collector = CollectorRunner.start(collectorScript, collectorClasspath, options.java,
-                        out.resolve("work").resolve("collector-" + id), out.resolve("logs").resolve("collector-" + id + ".log"),
-                        pinned ? options.otherCpu : -1);
+                collector = CollectorProcess.start(collectorLaunch.isolatedOn(pinned ? options.otherCpu : -1), collectorData,
+                        out.resolve("logs").resolve("collector-" + id + ".log"), Duration.ofSeconds(60));
             }
             List<String> cmd = new ArrayList<>();
             if (pinned) {
-                cmd.addAll(List.of("taskset", "-c", Integer.toString(options.otherCpu)));
+                cmd.addAll(Taskset.on(options.otherCpu));
             }
             cmd.add(options.java.toString());
             cmd.addAll(BASE_JVM_FLAGS);
@@ -231,16 +238,16 @@ public final class MooBenchMain {
             }
             Files.createDirectories(raw.getParent());
             r.loadBefore = loadAverage();
-            ChildProcesses.Child child = ChildProcesses.start(cmd, log, null);
-            if (!child.waitFor(options.timeoutSeconds)) {
+            ManagedProcess child = ManagedProcess.startIsolated("moobench-" + id, cmd, null, null, log, null);
+            if (!child.waitFor(Duration.ofSeconds(options.timeoutSeconds))) {
                 child.stop(5000);
                 throw new IOException("did not finish within " + options.timeoutSeconds + " s");
             }
             r.loadAfter = loadAverage();
-            List<String> lines = child.lines();
+            List<String> lines = child.output();
             Map<String, String> facts = facts(lines);
-            if (child.process.exitValue() != 0 || !"true".equals(facts.get("done"))) {
-                throw new IOException("exit status " + child.process.exitValue() + "; last output:\n" + child.tail(15));
+            if (child.exitValue() != 0 || !"true".equals(facts.get("done"))) {
+                throw new IOException("exit status " + child.exitValue() + "; last output:\n" + child.describeTail(15));
             }
             checkAgent(config, lines, facts, options.spanCheck ? depth : 0);
             r.pin = facts.getOrDefault("pin", "off");
@@ -249,7 +256,7 @@ public final class MooBenchMain {
             }
             readFacts(facts, r);
             if (collector != null) {
-                r.counters.putAll(collector.agentView(BenchConfig.SERVICE));
+                r.counters.putAll(collector.agentSpans(BenchConfig.SERVICE));
             }
             long[] times = RunAnalysis.read(raw);
             if (times.length != options.calls) {
@@ -264,6 +271,7 @@ public final class MooBenchMain {
         } finally {
             if (collector != null) {
                 collector.close();
+                FileTrees.deleteRecursively(collectorData);
             }
             if (!options.keepRaw) {
                 try {
@@ -374,7 +382,7 @@ public final class MooBenchMain {
     // ------------------------------------------------------------------ inputs
 
     private void resolveInputs(Path out) throws IOException, SetupException {
-        childClasspath = ownCodeSource().toString();
+        childClasspath = ArgusHome.ownCodeSource().toString();
         Path home = options.argusHome != null ? options.argusHome.toAbsolutePath() : guessArgusHome();
         boolean argus = needs(BenchConfig::isArgus);
         if (argus) {
@@ -396,14 +404,16 @@ public final class MooBenchMain {
         if (needs(BenchConfig::needsCollector)) {
             if (options.collectorClasspath != null) {
                 collectorClasspath = options.collectorClasspath;
+                collectorLaunch = CollectorProcess.Launch.classPath(options.java, collectorClasspath);
             } else if (home != null && Files.isRegularFile(home.resolve("collector/bin/argus-collector"))) {
                 collectorScript = home.resolve("collector/bin/argus-collector");
+                collectorLaunch = CollectorProcess.Launch.script(collectorScript, options.java.toAbsolutePath().getParent().getParent());
             } else {
                 throw new SetupException("no collector for T+I+C+W: give --argus-home DIR (with collector/bin/argus-collector)"
                         + " or --collector-classpath CP, or leave T+I+C+W out of --configs");
             }
         }
-        pinned = options.pin && Runtime.getRuntime().availableProcessors() >= 2 && ChildProcesses.tasksetAvailable();
+        pinned = options.pin && Runtime.getRuntime().availableProcessors() >= 2 && Taskset.available();
     }
 
     private boolean needs(java.util.function.Predicate<BenchConfig> p) {
@@ -425,8 +435,8 @@ public final class MooBenchMain {
                     + " give --method-plugin JAR (agent-plugins/method/target/argus-plugin-method-*.jar)");
         }
         Path copy = out.resolve("agent");
-        CollectorRunner.deleteRecursively(copy);
-        copyTree(dir, copy);
+        FileTrees.deleteRecursively(copy);
+        FileTrees.copy(dir, copy);
         Files.createDirectories(copy.resolve("plugins"));
         Files.copy(plugin, copy.resolve("plugins").resolve(plugin.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         return copy;
@@ -443,54 +453,15 @@ public final class MooBenchMain {
         }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) walk::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
-
-    /** The jar or classes folder holding this class: the benchmark JVM's whole class path. */
-    static Path ownCodeSource() {
-        try {
-            return Path.of(MooBenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** {@code <home>/perf/lib/x.jar} in a distribution; {@code distribution/target/argus} in the source tree. */
     static Path guessArgusHome() {
-        Path own = ownCodeSource().toAbsolutePath();
-        Path lib = own.getParent();
-        if (lib != null && lib.getParent() != null && lib.getParent().getParent() != null) {
-            Path home = lib.getParent().getParent();
-            if (Files.isRegularFile(home.resolve("agent/argus-agent.jar"))) {
-                return home;
-            }
-        }
-        Path repo = sourceTreeRoot();
-        return repo == null ? null : repo.resolve("distribution/target/argus");
-    }
-
-    /** The repository root when running from the source tree (a folder with perf-tests/ and agent-plugins/). */
-    static Path sourceTreeRoot() {
-        for (Path p = ownCodeSource().toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.isDirectory(p.resolve("perf-tests")) && Files.isDirectory(p.resolve("agent-plugins"))) {
-                return p;
-            }
-        }
-        return null;
+        Path home = ArgusHome.guess();
+        Path repo = ArgusHome.sourceTree();
+        return home != null || repo == null ? home : repo.resolve("distribution/target/argus");
     }
 
     private static Path guessMethodPlugin() throws IOException {
-        Path repo = sourceTreeRoot();
+        Path repo = ArgusHome.sourceTree();
         if (repo == null) {
             return null;
         }
@@ -509,7 +480,7 @@ public final class MooBenchMain {
         if (home != null) {
             candidates.add(home.resolve("perf/peers/opentelemetry-javaagent.jar"));
         }
-        Path repo = sourceTreeRoot();
+        Path repo = ArgusHome.sourceTree();
         if (repo != null) {
             candidates.add(repo.resolve("perf-tests/target/peers/opentelemetry-javaagent.jar"));
         }
@@ -548,64 +519,19 @@ public final class MooBenchMain {
 
     private void fillMachine(MooResults.Machine m) {
         m.cores = Runtime.getRuntime().availableProcessors();
-        m.memoryMb = firstNumber(read("/proc/meminfo"), "MemTotal:") / 1024;
-        m.cpuModel = field(read("/proc/cpuinfo"), "model name");
+        m.memoryMb = HostFacts.memTotalMb();
+        m.cpuModel = HostFacts.cpuModel();
         m.kernel = System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
-        m.clockSource = read("/sys/devices/system/clocksource/clocksource0/current_clocksource").trim();
-        m.benchJava = javaVersion(options.java);
+        m.clockSource = HostFacts.clockSource();
+        m.benchJava = HostFacts.javaVersion(options.java);
         m.controllerJava = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
         m.loadAverageAtStart = loadAverage();
     }
 
+    /** As the report shows it: "" when unknown. */
     static String loadAverage() {
-        String s = read("/proc/loadavg").trim();
-        String[] parts = s.split("\\s+");
-        return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : s;
-    }
-
-    private static String read(String file) {
-        try {
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            return "";
-        }
-    }
-
-    private static String field(String text, String name) {
-        for (String line : text.split("\\R")) {
-            if (line.startsWith(name)) {
-                return line.substring(line.indexOf(':') + 1).trim();
-            }
-        }
-        return "unknown";
-    }
-
-    private static long firstNumber(String text, String prefix) {
-        for (String line : text.split("\\R")) {
-            if (line.startsWith(prefix)) {
-                try {
-                    return Long.parseLong(line.replaceAll("\\D+", ""));
-                } catch (NumberFormatException e) {
-                    return 0;
-                }
-            }
-        }
-        return 0;
-    }
-
-    static String javaVersion(Path java) {
-        try {
-            Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            p.waitFor(30, TimeUnit.SECONDS);
-            String[] lines = text.split("\\R");
-            return (lines.length > 1 ? lines[0] + "; " + lines[1] : text) + " (" + java + ")";
-        } catch (IOException e) {
-            return "unknown (" + java + ")";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown (" + java + ")";
-        }
+        String l = HostFacts.loadAverage();
+        return l == null ? "" : l;
     }
 
     private static String jarVersion(Path jar) {

@@ -1,5 +1,7 @@
 package io.argus.perf.moobench;
 
+import io.argus.perf.harness.stats.Summary;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +70,7 @@ public final class MooResults {
         public List<String> jvmFlags = new ArrayList<>();
         public List<RunResult> runs = new ArrayList<>();
         /** Traces per second from the measured half's bins of every successful run. */
-        public MooStats.Summary throughput;
+        public Summary throughput;
         /** Response time of one trace (ns), every measured call of every successful run. */
         public ResponseTimes response;
 

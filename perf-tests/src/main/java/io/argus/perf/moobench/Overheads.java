@@ -1,5 +1,8 @@
 package io.argus.perf.moobench;
 
+import io.argus.perf.harness.stats.LinearFit;
+import io.argus.perf.harness.stats.Stats;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +46,7 @@ public final class Overheads {
             if (c.response == null || c == t) {
                 continue;
             }
-            double[] d = MooStats.difference(c.response.mean, c.response.ci95, t.response.mean, t.response.ci95);
+            double[] d = Stats.meanDifference(c.response.mean, c.response.ci95, t.response.mean, t.response.ci95);
             out.put(c.name, new PerCall(c.name, d[0] / c.depth, d[1] / c.depth,
                     (c.response.median - t.response.median) / c.depth,
                     (c.response.trimmedMean - t.response.trimmedMean) / c.depth));
@@ -65,7 +68,7 @@ public final class Overheads {
             if (from == null || to == null || from.response == null || to.response == null) {
                 continue;
             }
-            double[] d = MooStats.difference(to.response.mean, to.response.ci95, from.response.mean, from.response.ci95);
+            double[] d = Stats.meanDifference(to.response.mean, to.response.ci95, from.response.mean, from.response.ci95);
             out.put(step[0], new PerCall(step[0], d[0] / to.depth, d[1] / to.depth,
                     (to.response.median - from.response.median) / to.depth,
                     (to.response.trimmedMean - from.response.trimmedMean) / to.depth));
@@ -81,9 +84,9 @@ public final class Overheads {
         public List<Double> overheadNs = new ArrayList<>();
         public List<Double> overheadMedianNs = new ArrayList<>();
         public List<Double> overheadTrimmedNs = new ArrayList<>();
-        public MooStats.Fit fit;
-        public MooStats.Fit medianFit;
-        public MooStats.Fit trimmedFit;
+        public LinearFit fit;
+        public LinearFit medianFit;
+        public LinearFit trimmedFit;
     }
 
     public static List<DepthCurve> depthCurves(List<MooResults.ConfigResult> series) {
@@ -117,9 +120,9 @@ public final class Overheads {
             }
             if (curve.depths.size() >= 2) {
                 double[] x = curve.depths.stream().mapToDouble(Integer::doubleValue).toArray();
-                curve.fit = MooStats.linearFit(x, curve.overheadNs.stream().mapToDouble(Double::doubleValue).toArray());
-                curve.medianFit = MooStats.linearFit(x, curve.overheadMedianNs.stream().mapToDouble(Double::doubleValue).toArray());
-                curve.trimmedFit = MooStats.linearFit(x, curve.overheadTrimmedNs.stream().mapToDouble(Double::doubleValue).toArray());
+                curve.fit = LinearFit.of(x, curve.overheadNs.stream().mapToDouble(Double::doubleValue).toArray());
+                curve.medianFit = LinearFit.of(x, curve.overheadMedianNs.stream().mapToDouble(Double::doubleValue).toArray());
+                curve.trimmedFit = LinearFit.of(x, curve.overheadTrimmedNs.stream().mapToDouble(Double::doubleValue).toArray());
             }
             out.add(curve);
         }

@@ -1,5 +1,8 @@
 package io.argus.perf.moobench;
 
+import io.argus.perf.harness.stats.Stats;
+import io.argus.perf.harness.stats.Summary;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -85,16 +88,16 @@ public final class RunAnalysis {
             }
         }
         long[] measured = Arrays.copyOfRange(times, steady, calls);
-        run.meanNs = MooStats.mean(measured, 0, measured.length);
-        run.warmupMeanNs = steady == 0 ? run.meanNs : MooStats.mean(times, 0, steady);
+        run.meanNs = Stats.mean(measured, 0, measured.length);
+        run.warmupMeanNs = steady == 0 ? run.meanNs : Stats.mean(times, 0, steady);
         Arrays.sort(measured);
-        run.q1Ns = MooStats.quantileSorted(measured, 0.25);
-        run.medianNs = MooStats.quantileSorted(measured, 0.5);
-        run.q3Ns = MooStats.quantileSorted(measured, 0.75);
-        run.p99Ns = MooStats.quantileSorted(measured, 0.99);
+        run.q1Ns = Stats.quantileSorted(measured, 0.25);
+        run.medianNs = Stats.quantileSorted(measured, 0.5);
+        run.q3Ns = Stats.quantileSorted(measured, 0.75);
+        run.p99Ns = Stats.quantileSorted(measured, 0.99);
         run.maxNs = measured[measured.length - 1];
         int keep = measured.length - (int) Math.floor(measured.length * TRIM);
-        run.trimmedMeanNs = MooStats.mean(measured, 0, keep);
+        run.trimmedMeanNs = Stats.mean(measured, 0, keep);
         int over = 0;
         for (int i = measured.length - 1; i >= 0 && measured[i] >= ONE_MS; i--) {
             over++;
@@ -124,13 +127,13 @@ public final class RunAnalysis {
             if (isEmpty()) {
                 return;
             }
-            config.throughput = MooStats.summarize(toArray(binThroughputs));
+            config.throughput = Summary.of(toArray(binThroughputs));
             MooResults.ResponseTimes r = new MooResults.ResponseTimes();
             double[] means = toArray(binMeans);
             r.calls = histogram.count();
             r.mean = histogram.mean();
             r.trimmedMean = histogram.trimmedMean(TRIM);
-            r.ci95 = MooStats.ciHalfWidth(Math.sqrt(MooStats.variance(means)), means.length, 0.95);
+            r.ci95 = Stats.meanCiHalfWidth(means, 0.95);
             r.q1 = histogram.quantile(0.25);
             r.median = histogram.quantile(0.5);
             r.q3 = histogram.quantile(0.75);

@@ -1,0 +1,252 @@
+package io.argus.perf.load;
+
+import io.argus.perf.load.target.SampleTarget;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command line of {@code argus-perf}. Parsing never exits; it throws {@link BadArguments}. */
+public final class PerfOptions {
+
+    public static final List<String> TARGETS = List.of("sample", "druid");
+
+    public String target = "sample";
+    public String endpoint = "call";
+    public List<String> scenarios = new ArrayList<>(Scenario.names());
+    public String mode = "default";
+    public int startupRuns = 5;
+    public int rounds = 10;
+    public int roundSize = 1000;
+    public int discardRounds = 1;
+    /** Load launches per scenario, interleaved across scenarios. */
+    public int loadPasses = 1;
+    /** Druid target: where its jars are cached (default ~/.cache/argus-perf/druid-<version>). */
+    public Path druidHome;
+    /** Druid target: generated rows to ingest. */
+    public int druidRows = 20_000;
+    public int gatlingUsers = 8;
+    public int gatlingSeconds = 30;
+    public Path argusHome;
+    public Path peersDir;
+    public Path out = Path.of("perf-tests/target/perf-report");
+    public Path java;
+    public List<String> jvmOptions = new ArrayList<>();
+    public boolean help;
+    /** Re-render the reports of an earlier run from its results.json instead of measuring. */
+    public Path reportOnly;
+
+    /** Thrown for a bad command line; the message says what is wrong. Exit code 2. */
+    public static final class BadArguments extends Exception {
+        public BadArguments(String message) {
+            super(message);
+        }
+    }
+
+    public static String usage() {
+        return """
+                usage: argus-perf [options]
+                  --target NAME           target application: sample (default) or druid (an Apache Druid
+                                          nano cluster; its jars are fetched with Maven on first use)
+                  --endpoint NAME         sample target's load endpoint: call (front->back, default), ping, cpu
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,elastic
+                                          (default: all six; baseline is needed for the comparisons)
+                  --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
+                                          5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
+                  --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of
+                                          1000 (first 6 of each discarded), 60 s Gatling. Druid: 1 startup run,
+                                          2 load passes of 6 rounds of 1000 (first discarded), 60 s Gatling
+                  --startup-runs N        launches per scenario, interleaved A B C ... A B C (default 5)
+                  --rounds N              closed-loop rounds (default 10)
+                  --round-size N          requests per round (default 1000)
+                  --discard N             first rounds of each load pass thrown away (default 1; --full: half)
+                  --load-passes N         fresh load launches per scenario, interleaved A B C ... A B C; each
+                                          also gives a start-up sample; Gatling runs in the last (default 1)
+                  --druid-home DIR        Druid's cached jars (default ~/.cache/argus-perf/druid-<version>,
+                                          or $ARGUS_PERF_CACHE/druid-<version>)
+                  --druid-rows N          generated wikipedia rows to ingest (default 20000)
+                  --gatling-users N       Gatling concurrency (default 8)
+                  --gatling-seconds N     Gatling duration per scenario, 0 to skip Gatling (default 30)
+                  --argus-home DIR        the Argus distribution (agent/, collector/, perf/)
+                  --peers DIR             folder with opentelemetry-javaagent.jar and elastic-apm-agent.jar
+                                          (default: <argus-home>/perf/peers)
+                  --out DIR               report folder (default perf-tests/target/perf-report)
+                  --java PATH             java executable for the target JVMs (default: this JVM's)
+                  --jvm-opt OPTION        extra JVM option for every target JVM (repeatable)
+                  --report-only DIR       rewrite report.md/report.html (and the statistics) from
+                                          DIR/results.json of an earlier run, measuring nothing
+                  --help                  this text
+                Presets (--quick/--full) set defaults; explicit options win wherever they appear.
+                Exit codes: 0 all scenarios measured, 1 a scenario or phase failed, 2 bad arguments.""";
+    }
+
+    public static PerfOptions parse(String[] args) throws BadArguments {
+        PerfOptions o = new PerfOptions();
+        // presets first, so that explicit options override them whatever the order; they depend on the target
+        boolean druid = false;
+        for (int i = 0; i < args.length; i++) {
+            druid |= args[i].equals("--target=druid") || args[i].equals("--target") && i + 1 < args.length
+                    && args[i + 1].equals("druid");
+        }
+        for (String a : args) {
+            if (a.equals("--quick") || a.equals("--full")) {
+                if (!o.mode.equals("default") && !o.mode.equals(a.substring(2))) {
+                    throw new BadArguments("--quick and --full exclude each other");
+                }
+                o.preset(a.substring(2), druid);
+            }
+        }
+        boolean discardGiven = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String name = a;
+            String inline = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                name = a.substring(0, eq);
+                inline = a.substring(eq + 1);
+            }
+            switch (name) {
+                case "--quick", "--full" -> {
+                    // handled above
+                }
+                case "--help", "-h" -> o.help = true;
+                case "--target" -> {
+                    o.target = value(args, i, inline, name);
+                    if (!TARGETS.contains(o.target)) {
+                        throw new BadArguments("unknown target '" + o.target + "'; known: " + String.join(", ", TARGETS));
+                    }
+                }
+                case "--endpoint" -> {
+                    o.endpoint = value(args, i, inline, name);
+                    if (!SampleTarget.ENDPOINTS.contains(o.endpoint)) {
+                        throw new BadArguments("unknown endpoint '" + o.endpoint + "'; known: "
+                                + String.join(", ", SampleTarget.ENDPOINTS));
+                    }
+                }
+                case "--scenarios" -> o.scenarios = scenarios(value(args, i, inline, name));
+                case "--startup-runs" -> o.startupRuns = integer(value(args, i, inline, name), name, 0);
+                case "--rounds" -> o.rounds = integer(value(args, i, inline, name), name, 0);
+                case "--round-size" -> o.roundSize = integer(value(args, i, inline, name), name, 1);
+                case "--discard" -> {
+                    o.discardRounds = integer(value(args, i, inline, name), name, 0);
+                    discardGiven = true;
+                }
+                case "--load-passes" -> o.loadPasses = integer(value(args, i, inline, name), name, 1);
+                case "--druid-home" -> o.druidHome = Path.of(value(args, i, inline, name));
+                case "--druid-rows" -> o.druidRows = integer(value(args, i, inline, name), name, 1000);
+                case "--gatling-users" -> o.gatlingUsers = integer(value(args, i, inline, name), name, 1);
+                case "--gatling-seconds" -> o.gatlingSeconds = integer(value(args, i, inline, name), name, 0);
+                case "--argus-home" -> o.argusHome = Path.of(value(args, i, inline, name));
+                case "--peers" -> o.peersDir = Path.of(value(args, i, inline, name));
+                case "--out" -> o.out = Path.of(value(args, i, inline, name));
+                case "--java" -> o.java = Path.of(value(args, i, inline, name));
+                case "--jvm-opt" -> o.jvmOptions.add(value(args, i, inline, name));
+                case "--report-only" -> {
+                    o.reportOnly = Path.of(value(args, i, inline, name));
+                    if (!Files.isRegularFile(o.reportOnly.resolve("results.json"))) {
+                        throw new BadArguments("--report-only " + o.reportOnly + " has no results.json");
+                    }
+                }
+                default -> throw new BadArguments("unknown option '" + a + "'");
+            }
+            if (inline == null && takesValue(name)) {
+                i++;
+            }
+        }
+        if (o.mode.equals("full") && !discardGiven && !o.target.equals("druid")) {
+            o.discardRounds = o.rounds / 2;
+        }
+        if (o.rounds > 0 && o.discardRounds >= o.rounds) {
+            throw new BadArguments("--discard " + o.discardRounds + " leaves no measured round out of --rounds "
+                    + o.rounds);
+        }
+        if (o.java != null && !Files.isExecutable(o.java)) {
+            throw new BadArguments("--java " + o.java + " is not an executable");
+        }
+        if (o.argusHome != null && !Files.isDirectory(o.argusHome)) {
+            throw new BadArguments("--argus-home " + o.argusHome + " is not a folder");
+        }
+        if (o.peersDir != null && !Files.isDirectory(o.peersDir)) {
+            throw new BadArguments("--peers " + o.peersDir + " is not a folder");
+        }
+        return o;
+    }
+
+    private void preset(String name, boolean druid) {
+        mode = name;
+        if (druid) {
+            // a Druid launch costs minutes (six JVMs, an ingestion): start-up samples come from the
+            // load launches as well, and the seed's first round of each launch is discarded
+            startupRuns = name.equals("quick") ? 0 : 1;
+            loadPasses = name.equals("quick") ? 1 : 2;
+            rounds = name.equals("quick") ? 3 : 6;
+            roundSize = name.equals("quick") ? 500 : 1000;
+            discardRounds = 1;
+            gatlingSeconds = name.equals("quick") ? 10 : 60;
+        } else if (name.equals("quick")) {
+            startupRuns = 2;
+            rounds = 3;
+            roundSize = 200;
+            discardRounds = 1;
+            gatlingSeconds = 5;
+        } else {
+            startupRuns = 5;
+            loadPasses = 3;
+            rounds = 12;
+            roundSize = 1000;
+            gatlingSeconds = 60;
+        }
+    }
+
+    private static boolean takesValue(String name) {
+        return !(name.equals("--quick") || name.equals("--full") || name.equals("--help") || name.equals("-h"));
+    }
+
+    private static String value(String[] args, int i, String inline, String name) throws BadArguments {
+        if (inline != null) {
+            if (inline.isEmpty()) {
+                throw new BadArguments(name + " needs a value");
+            }
+            return inline;
+        }
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+            throw new BadArguments(name + " needs a value");
+        }
+        return args[i + 1];
+    }
+
+    private static int integer(String text, String name, int min) throws BadArguments {
+        try {
+            int v = Integer.parseInt(text.trim());
+            if (v < min) {
+                throw new BadArguments(name + " must be at least " + min + ", got " + v);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new BadArguments(name + " needs a whole number, got '" + text + "'");
+        }
+    }
+
+    private static List<String> scenarios(String text) throws BadArguments {
+        List<String> out = new ArrayList<>();
+        for (String s : text.split(",")) {
+            String name = s.trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (Scenario.byName(name) == null) {
+                throw new BadArguments("unknown scenario '" + name + "'; known: " + String.join(",", Scenario.names()));
+            }
+            if (out.contains(name)) {
+                throw new BadArguments("scenario '" + name + "' given twice");
+            }
+            out.add(name);
+        }
+        if (out.isEmpty()) {
+            throw new BadArguments("--scenarios needs at least one scenario");
+        }
+        return out;
+    }
+}

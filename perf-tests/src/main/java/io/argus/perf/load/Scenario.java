@@ -1,0 +1,117 @@
+package io.argus.perf.load;
+
+import io.argus.perf.harness.ArgusHome;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One configuration the targets run under. Each scenario gets fresh JVMs.
+ *
+ * @param agent          none, argus, opentelemetry or elastic
+ * @param needsCollector whether an Argus collector must be listening
+ * @param samplingRate   Argus tracing sampling rate in percent (Argus scenarios only)
+ * @param onlyJvmPlugin  Argus with every plugin but jvm switched off
+ */
+public record Scenario(String name, String description, String agent, boolean needsCollector,
+                       int samplingRate, boolean onlyJvmPlugin) {
+
+    public static final Scenario BASELINE = new Scenario("baseline", "no agent", "none", false, 0, false);
+    public static final Scenario JVM_ONLY = new Scenario("jvm-only",
+            "Argus with only the jvm plugin (every other plugin enabled=false), exporting JVM metrics to a collector",
+            "argus", true, 0, true);
+    public static final Scenario DEFAULT_0 = new Scenario("default-0",
+            "Argus, all plugins, sampling 0%, exporting metrics to a real collector", "argus", true, 0, false);
+    public static final Scenario DEFAULT_100 = new Scenario("default-100",
+            "Argus, all plugins, sampling 100%, exporting every trace and metrics to a real collector",
+            "argus", true, 100, false);
+    public static final Scenario OTEL = new Scenario("otel",
+            "OpenTelemetry Java agent, default instrumentation (parent-based always-on sampler), exporters off",
+            "opentelemetry", false, 100, false);
+    public static final Scenario ELASTIC = new Scenario("elastic",
+            "Elastic APM Java agent, default instrumentation (transaction_sample_rate 1.0), sending disabled",
+            "elastic", false, 100, false);
+
+    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, OTEL, ELASTIC);
+
+    public static Scenario byName(String name) {
+        for (Scenario s : ALL) {
+            if (s.name.equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public static List<String> names() {
+        List<String> names = new ArrayList<>();
+        ALL.forEach(s -> names.add(s.name));
+        return names;
+    }
+
+    public boolean isArgus() {
+        return agent.equals("argus");
+    }
+
+    public boolean isPeer() {
+        return agent.equals("opentelemetry") || agent.equals("elastic");
+    }
+
+    public boolean isBaseline() {
+        return agent.equals("none");
+    }
+
+    /** The peer jar's file name in the peers folder. */
+    public String peerJar() {
+        return switch (agent) {
+            case "opentelemetry" -> "opentelemetry-javaagent.jar";
+            case "elastic" -> "elastic-apm-agent.jar";
+            default -> null;
+        };
+    }
+
+    /**
+     * The JVM options this scenario adds to an instrumented process, exactly as passed.
+     *
+     * @param collectorAddress host:port of the collector's ingest port (Argus scenarios)
+     * @param plugins          the Argus plugin names (jvm-only switches off all but jvm)
+     */
+    public List<String> jvmOptions(String service, ArgusHome home, Path peersDir, String collectorAddress,
+                                   List<String> plugins) {
+        List<String> o = new ArrayList<>();
+        switch (agent) {
+            case "argus" -> {
+                o.add("-javaagent:" + home.agentJar());
+                o.add("-Dargus.service.name=" + service);
+                o.add("-Dargus.collector.address=" + collectorAddress);
+                o.add("-Dargus.tracing.samplingRate=" + samplingRate);
+                if (onlyJvmPlugin) {
+                    for (String p : plugins) {
+                        if (!p.equals("jvm")) {
+                            o.add("-Dargus.plugin." + p + ".enabled=false");
+                        }
+                    }
+                }
+            }
+            case "opentelemetry" -> {
+                o.add("-javaagent:" + peersDir.resolve(peerJar()).toAbsolutePath().normalize());
+                o.add("-Dotel.service.name=" + service);
+                o.add("-Dotel.traces.exporter=none");
+                o.add("-Dotel.metrics.exporter=none");
+                o.add("-Dotel.logs.exporter=none");
+            }
+            case "elastic" -> {
+                o.add("-javaagent:" + peersDir.resolve(peerJar()).toAbsolutePath().normalize());
+                o.add("-Delastic.apm.service_name=" + service);
+                o.add("-Delastic.apm.disable_send=true");
+                o.add("-Delastic.apm.central_config=false");
+                o.add("-Delastic.apm.cloud_provider=NONE");
+            }
+            default -> {
+                // baseline: nothing
+            }
+        }
+        return o;
+    }
+}

@@ -1,0 +1,226 @@
+package io.argus.perf.load.druid;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.perf.load.target.SampleTarget;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One launch's nano cluster on disk: the ports (all on 127.0.0.1, chosen free per launch), and the
+ * {@code conf/} folders Druid reads from its class path ({@code conf/<service>:conf/_common}),
+ * sized after Druid's nano-quickstart so the whole cluster fits a 2-core machine. Metadata lives
+ * in Derby (served by the coordinator), segments in local deep storage, all under the launch's
+ * work folder.
+ */
+final class DruidLayout {
+
+    static final int PEON_PORTS = 10;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final Path root;
+    final Path conf;
+    final Path var;
+    final int zkPort;
+    final int zkAdminPort;
+    final int derbyPort;
+    final int peonPortStart;
+    final Map<String, Integer> ports = new LinkedHashMap<>();
+
+    DruidLayout(Path workDir) throws IOException {
+        this.root = workDir.toAbsolutePath().normalize();
+        this.conf = root.resolve("conf");
+        this.var = root.resolve("var");
+        List<Integer> taken = new ArrayList<>();
+        this.zkPort = free(taken);
+        this.zkAdminPort = free(taken);
+        this.derbyPort = free(taken);
+        for (String service : DruidTarget.SERVICES) {
+            ports.put(service, free(taken));
+        }
+        this.peonPortStart = freeRange(taken, PEON_PORTS);
+    }
+
+    int port(String service) {
+        return ports.get(service);
+    }
+
+    /** The conf folder of a service as Druid names it ({@code coordinator} for coordinator-overlord). */
+    Path confDir(String service) {
+        return conf.resolve(service);
+    }
+
+    void write(Path java, List<String> peonJvmOptions) throws IOException {
+        Files.createDirectories(var.resolve("tmp"));
+        Files.createDirectories(var.resolve("zk"));
+        write("_common/common.runtime.properties", common());
+        write("_common/log4j2.xml", LOG4J);
+        write("zk/zoo.cfg", """
+                tickTime=2000
+                dataDir=%s
+                clientPort=%d
+                clientPortAddress=127.0.0.1
+                admin.enableServer=true
+                admin.serverAddress=127.0.0.1
+                admin.serverPort=%d
+                4lw.commands.whitelist=ruok
+                """.formatted(var.resolve("zk"), zkPort, zkAdminPort));
+        write("coordinator/runtime.properties", """
+                druid.service=druid/coordinator
+                druid.plaintextPort=%d
+                druid.coordinator.startDelay=PT5S
+                druid.coordinator.period=PT5S
+                druid.manager.segments.pollDuration=PT5S
+                druid.coordinator.asOverlord.enabled=true
+                druid.coordinator.asOverlord.overlordService=druid/overlord
+                druid.indexer.queue.startDelay=PT1S
+                druid.indexer.storage.type=metadata
+                """.formatted(port("coordinator")));
+        String processing = """
+                druid.server.http.numThreads=6
+                druid.processing.buffer.sizeBytes=50MiB
+                druid.processing.numMergeBuffers=2
+                druid.processing.numThreads=1
+                druid.processing.tmpDir=%s
+                """.formatted(var.resolve("processing"));
+        write("broker/runtime.properties", """
+                druid.service=druid/broker
+                druid.plaintextPort=%d
+                druid.broker.http.numConnections=5
+                druid.broker.http.maxQueuedBytes=5MiB
+                druid.broker.cache.useCache=false
+                druid.broker.cache.populateCache=false
+                """.formatted(port("broker")) + processing);
+        write("historical/runtime.properties", """
+                druid.service=druid/historical
+                druid.plaintextPort=%d
+                druid.segmentCache.locations=[{"path":"%s","maxSize":"10g"}]
+                druid.server.maxSize=10g
+                druid.historical.cache.useCache=false
+                druid.historical.cache.populateCache=false
+                """.formatted(port("historical"), var.resolve("segment-cache")) + processing);
+        write("middleManager/runtime.properties", """
+                druid.service=druid/middleManager
+                druid.plaintextPort=%d
+                druid.worker.capacity=2
+                druid.worker.baseTaskDirs=[%s]
+                druid.indexer.task.baseTaskDir=%s
+                druid.indexer.runner.javaCommand=%s
+                druid.indexer.runner.javaOptsArray=%s
+                druid.indexer.runner.startPort=%d
+                druid.indexer.runner.endPort=%d
+                druid.indexer.fork.property.druid.processing.buffer.sizeBytes=50MiB
+                druid.indexer.fork.property.druid.processing.numMergeBuffers=2
+                druid.indexer.fork.property.druid.processing.numThreads=1
+                """.formatted(port("middleManager"), JSON.writeValueAsString(var.resolve("task").toString()),
+                var.resolve("task"), java.toAbsolutePath(), JSON.writeValueAsString(peonJvmOptions),
+                peonPortStart, peonPortStart + PEON_PORTS - 1));
+        write("router/runtime.properties", """
+                druid.service=druid/router
+                druid.plaintextPort=%d
+                druid.router.http.numConnections=25
+                druid.router.http.readTimeout=PT5M
+                druid.router.http.numMaxThreads=50
+                druid.server.http.numThreads=50
+                druid.router.defaultBrokerServiceName=druid/broker
+                druid.router.coordinatorServiceName=druid/coordinator
+                druid.router.managementProxy.enabled=true
+                """.formatted(port("router")));
+    }
+
+    private String common() {
+        return """
+                druid.host=127.0.0.1
+                druid.extensions.loadList=[]
+                druid.extensions.directory=%s
+                druid.extensions.hadoopDependenciesDir=%s
+                druid.startup.logging.logProperties=false
+                druid.zk.service.host=127.0.0.1:%d
+                druid.zk.paths.base=/druid
+                druid.metadata.storage.type=derby
+                druid.metadata.storage.connector.connectURI=jdbc:derby://127.0.0.1:%d/%s;create=true
+                druid.metadata.storage.connector.host=127.0.0.1
+                druid.metadata.storage.connector.port=%d
+                druid.storage.type=local
+                druid.storage.storageDirectory=%s
+                druid.indexer.logs.type=file
+                druid.indexer.logs.directory=%s
+                druid.selectors.indexing.serviceName=druid/overlord
+                druid.selectors.coordinator.serviceName=druid/coordinator
+                druid.monitoring.monitors=[]
+                druid.emitter=noop
+                druid.indexing.doubleStorage=double
+                druid.sql.enable=true
+                druid.lookup.enableLookupSyncOnStartup=false
+                """.formatted(var.resolve("extensions"), var.resolve("hadoop-dependencies"), zkPort, derbyPort,
+                var.resolve("metadata.db"), derbyPort, var.resolve("segments"), var.resolve("indexing-logs"));
+    }
+
+    private void write(String relative, String text) throws IOException {
+        Path file = conf.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    /** Druid's console pattern; Jetty's 'Server - Started @Nms' line is what start-up is read from. */
+    static final String LOG4J = """
+            <?xml version="1.0" encoding="UTF-8" ?>
+            <Configuration status="WARN">
+              <Appenders>
+                <Console name="Console" target="SYSTEM_OUT">
+                  <PatternLayout pattern="%d{ISO8601} %p [%t] %c - %m%n"/>
+                </Console>
+              </Appenders>
+              <Loggers>
+                <Root level="info"><AppenderRef ref="Console"/></Root>
+                <Logger name="org.apache.zookeeper" level="warn" additivity="false"><AppenderRef ref="Console"/></Logger>
+                <Logger name="org.eclipse.jetty.server.Server" level="info" additivity="false"><AppenderRef ref="Console"/></Logger>
+              </Loggers>
+            </Configuration>
+            """;
+
+    private static int free(List<Integer> taken) throws IOException {
+        while (true) {
+            int p = SampleTarget.freePort();
+            if (!taken.contains(p)) {
+                taken.add(p);
+                return p;
+            }
+        }
+    }
+
+    /** A block of {@code n} consecutive ports that are free now and not among {@code taken}. */
+    private static int freeRange(List<Integer> taken, int n) throws IOException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int start = ThreadLocalRandom.current().nextInt(20_000, 30_000);
+            boolean ok = true;
+            for (int p = start; p < start + n && ok; p++) {
+                ok = !taken.contains(p) && isFree(p);
+            }
+            if (ok) {
+                for (int p = start; p < start + n; p++) {
+                    taken.add(p);
+                }
+                return start;
+            }
+        }
+        throw new IOException("found no " + n + " consecutive free ports for Druid's peons");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.argus.perf.load.druid;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.http.RequestSpec;
+import io.argus.perf.load.target.LaunchPlan;
+import io.argus.perf.load.target.ProcessSpec;
+import io.argus.perf.load.target.Target;
+import io.argus.perf.load.target.TargetEnv;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * An Apache Druid nano cluster, as in the source benchmark: ZooKeeper (from Druid's own jars, not
+ * instrumented: it is not a Druid process), then coordinator-overlord, broker, historical,
+ * middleManager and router, each in its own JVM on 127.0.0.1 with the scenario's agent, and the
+ * middleManager's peons with it too. A load launch ingests the generated wikipedia data with
+ * native batch ingestion (a peon does the work) and waits until the broker answers for all of it;
+ * the load is the seed's SQL query through the router with a timestamp that rises per request.
+ */
+public final class DruidTarget implements Target {
+
+    /** Druid's names for its processes, in start order. */
+    static final List<String> SERVICES = List.of("coordinator", "broker", "historical", "middleManager", "router");
+    public static final String DATASOURCE = "wikipedia";
+    public static final String QUERY = "SELECT * FROM wikipedia WHERE __time > MILLIS_TO_TIMESTAMP(%d) LIMIT 10";
+    /** The module flags Druid's launch scripts add on JDK 17; without them historicals fail to map segments. */
+    static final List<String> MODULE_FLAGS = List.of(
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED");
+    static final Pattern STARTED = Pattern.compile("Server - Started @(\\d+)ms");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DruidInstall install;
+    private final int rows;
+    private final PrintStream log;
+
+    public DruidTarget(DruidInstall install, int rows, PrintStream log) {
+        this.install = install;
+        this.rows = rows;
+        this.log = log;
+    }
+
+    @Override
+    public String name() {
+        return "druid";
+    }
+
+    @Override
+    public String description() {
+        return "Apache Druid " + install.version() + " nano cluster (ZooKeeper without agent; coordinator-overlord, "
+                + "broker, historical, middleManager + peons, router with it), " + rows
+                + " generated wikipedia rows ingested with index_parallel; load: the seed's SQL query through the "
+                + "router, timestamp +1 per request; heaps: " + heaps();
+    }
+
+    private static String heaps() {
+        StringBuilder b = new StringBuilder();
+        for (String s : SERVICES) {
+            b.append(b.length() == 0 ? "" : ", ").append(agentName(s)).append(' ').append(String.join(" ", heap(s)));
+        }
+        return b + ", peon " + String.join(" ", PEON_HEAP);
+    }
+
+    /** The name the agents and the report give a Druid process. */
+    static String agentName(String druidService) {
+        return druidService.equals("coordinator") ? "coordinator-overlord" : druidService;
+    }
+
+    static List<String> heap(String service) {
+        return switch (service) {
+            case "coordinator" -> List.of("-Xms256m", "-Xmx256m");
+            case "broker", "historical" -> List.of("-Xms512m", "-Xmx512m", "-XX:MaxDirectMemorySize=400m");
+            case "middleManager" -> List.of("-Xms64m", "-Xmx64m");
+            case "router" -> List.of("-Xms128m", "-Xmx128m");
+            default -> throw new IllegalArgumentException(service);
+        };
+    }
+
+    static final List<String> PEON_HEAP = List.of("-Xms256m", "-Xmx256m", "-XX:MaxDirectMemorySize=300m");
+
+    @Override
+    public List<String> serviceNames() {
+        List<String> names = new ArrayList<>();
+        SERVICES.forEach(s -> names.add(agentName(s)));
+        names.add("peon");
+        return names;
+    }
+
+    @Override
+    public List<String> tracedServices() {
+        return List.of("router", "broker", "historical");
+    }
+
+    @Override
+    public String tracedRootName() {
+        return "/druid/v2/sql";
+    }
+
+    @Override
+    public LaunchPlan plan(TargetEnv env) throws IOException {
+        DruidLayout layout = new DruidLayout(env.workDir());
+        List<String> peon = new ArrayList<>(PEON_HEAP);
+        peon.addAll(jvmCommon(layout));
+        peon.addAll(env.agentOptions().apply("peon"));
+        peon.addAll(env.extraOptions());
+        layout.write(env.java(), peon);
+
+        String lib = install.lib() + "/*";
+        List<ProcessSpec> processes = new ArrayList<>();
+        processes.add(new ProcessSpec("zookeeper", jvm(layout, List.of("-Xms64m", "-Xmx128m")),
+                layout.conf.resolve("_common") + ":" + lib,
+                List.of("org.apache.zookeeper.server.ZooKeeperServerMain", layout.conf.resolve("zk/zoo.cfg").toString()),
+                RequestSpec.get("http://127.0.0.1:" + layout.zkAdminPort + "/commands/ruok"),
+                Pattern.compile("Started @(\\d+)ms"), false, Duration.ofSeconds(120), Map.of()));
+        for (String s : SERVICES) {
+            String health = s.equals("historical")
+                    ? "/druid/historical/v1/readiness" : "/status/health";
+            processes.add(new ProcessSpec(agentName(s), jvm(layout, heap(s)),
+                    layout.confDir(s) + ":" + layout.conf.resolve("_common") + ":" + lib,
+                    List.of("org.apache.druid.cli.Main", "server", s),
+                    RequestSpec.get("http://127.0.0.1:" + layout.port(s) + health),
+                    STARTED, true, Duration.ofSeconds(300), Map.of()));
+        }
+        String router = "http://127.0.0.1:" + layout.port("router");
+        RequestSpec load = RequestSpec.postJsonRising(router + "/druid/v2/sql",
+                "{\"query\":\"" + QUERY + "\"}", WikipediaData.START_MILLIS);
+        RequestSpec smoke = RequestSpec.postJson(router + "/druid/v2/sql", "{\"query\":\"SELECT 1\"}");
+        return new LaunchPlan(processes, load, smoke);
+    }
+
+    private static List<String> jvm(DruidLayout layout, List<String> heap) {
+        List<String> o = new ArrayList<>(heap);
+        o.addAll(jvmCommon(layout));
+        return o;
+    }
+
+    private static List<String> jvmCommon(DruidLayout layout) {
+        List<String> o = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
+                "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
+                "-Djava.io.tmpdir=" + layout.var.resolve("tmp"),
+                "-Djava.util.logging.manager=org.apache.logging.log4j.jul.LogManager"));
+        o.addAll(MODULE_FLAGS);
+        return o;
+    }
+
+    @Override
+    public void afterReady(LaunchPlan plan, TargetEnv env) throws Exception {
+        Http.Response smoke = Http.once(plan.smokeRequest(), Duration.ofSeconds(60));
+        if (!plan.smokeRequest().matches(smoke.status())) {
+            throw new IOException("SQL through the router failed: " + smoke.status() + " " + abbreviate(smoke.body()));
+        }
+        if (!env.load()) {
+            return;
+        }
+        String router = "http://127.0.0.1:" + plan.loadRequest().uri().getPort();
+        Path data = env.workDir().resolve("data");
+        WikipediaData.write(data.resolve("wikipedia.json"), rows, 42);
+        long start = System.nanoTime();
+        String taskId = submit(router, WikipediaData.ingestionTask(DATASOURCE, data, "wikipedia.json"));
+        awaitTask(router, taskId, Duration.ofMinutes(10));
+        long ingested = System.nanoTime();
+        awaitRows(router, Duration.ofMinutes(5));
+        log.printf("[argus-perf] druid: ingested %d rows (task %s) in %.1f s, queryable %.1f s later%n", rows, taskId,
+                (ingested - start) / 1e9, (System.nanoTime() - ingested) / 1e9);
+        Http.Response first = Http.once(plan.loadRequest().first(), Duration.ofSeconds(60));
+        if (!plan.loadRequest().matches(first.status()) || !first.body().contains("\"page\"")) {
+            throw new IOException("the seed's query answered " + first.status() + ": " + abbreviate(first.body()));
+        }
+    }
+
+    private static String submit(String router, String task) throws IOException, InterruptedException {
+        Http.Response r = Http.once(RequestSpec.postJson(router + "/druid/indexer/v1/task", task), Duration.ofSeconds(60));
+        if (r.status() != 200) {
+            throw new IOException("the overlord refused the ingestion task: " + r.status() + " " + abbreviate(r.body()));
+        }
+        return JSON.readTree(r.body()).path("task").asText();
+    }
+
+    private static void awaitTask(String router, String taskId, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String url = router + "/druid/indexer/v1/task/" + URLEncoder.encode(taskId, StandardCharsets.UTF_8) + "/status";
+        String state = "?";
+        while (System.nanoTime() < deadline) {
+            Http.Response r = Http.get(url, Duration.ofSeconds(30));
+            if (r.status() == 200) {
+                JsonNode status = JSON.readTree(r.body()).path("status");
+                state = status.path("status").asText(status.path("statusCode").asText("?"));
+                if (state.equals("SUCCESS")) {
+                    return;
+                }
+                if (state.equals("FAILED")) {
+                    throw new IOException("ingestion task " + taskId + " failed: "
+                            + abbreviate(status.path("errorMsg").asText(r.body())));
+                }
+            }
+            Thread.sleep(1000);
+        }
+        throw new IOException("ingestion task " + taskId + " still " + state + " after " + timeout.toMinutes() + " min");
+    }
+
+    private void awaitRows(String router, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RequestSpec count = RequestSpec.postJson(router + "/druid/v2/sql",
+                "{\"query\":\"SELECT COUNT(*) AS n FROM " + DATASOURCE + "\"}");
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            Http.Response r = Http.once(count, Duration.ofSeconds(30));
+            last = r.status() + " " + abbreviate(r.body());
+            if (r.status() == 200) {
+                JsonNode rowsNode = JSON.readTree(r.body());
+                if (rowsNode.isArray() && !rowsNode.isEmpty() && rowsNode.get(0).path("n").asLong() == rows) {
+                    return;
+                }
+            }
+            Thread.sleep(1000);
+        }
+        throw new IOException("the broker did not answer for all " + rows + " rows within " + timeout.toMinutes()
+                + " min; last answer: " + last);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
+    }
+}

@@ -1,0 +1,53 @@
+package io.argus.perf.load.report;
+
+import io.argus.perf.harness.report.Fmt;
+import io.argus.perf.harness.report.Markdown;
+import io.argus.perf.harness.report.Section;
+import io.argus.perf.load.model.RunResults;
+import io.argus.perf.load.model.RunResults.ScenarioResult;
+
+/** What the collector received and stored. */
+final class CollectorSection implements Section<RunResults> {
+
+    @Override
+    public void render(RunResults r, Markdown md) {
+        md.section("Collector");
+        md.line("The Argus scenarios export to a real collector started from the distribution (fresh data folder per "
+                + "scenario). After the load phase the harness asks its API how many traces of `front` it stored.");
+        md.line("");
+        md.row("Scenario", "Services", "Traces stored", "Requests sent", "Spans received", "Spans stored",
+                "Rows dropped", "Frames rejected", "HTTP metric rows", "JVM gauge rows", "Newest trace",
+                "Collector CPU ms");
+        md.sep(12);
+        boolean any = false;
+        for (ScenarioResult s : r.scenarios) {
+            RunResults.CollectorCheck c = s.collector;
+            if (c == null) {
+                continue;
+            }
+            any = true;
+            md.row(s.name, Fmt.cell(String.join(", ", c.services)), c.tracesStored == null ? Fmt.cell(c.detail)
+                            : (c.tracesAtLimit ? "≥ " : "") + c.tracesStored, Long.toString(c.requestsSent),
+                    Fmt.num(c.spansReceived, 0), Fmt.num(c.spansStored, 0), Fmt.num(c.rowsDropped, 0),
+                    Fmt.num(c.framesRejected, 0), Fmt.num(c.httpMetricsStored, 0), Fmt.num(c.jvmGaugesStored, 0),
+                    c.sampleTraceId == null ? Fmt.NONE : c.sampleTraceSpans + " spans from "
+                            + String.join(" + ", c.sampleTraceServices), Fmt.num(c.cpuMsTotal, 0));
+        }
+        if (!any) {
+            md.row("(no collector scenario)", "", "", "", "", "", "", "", "", "", "", "");
+        }
+        md.line("");
+        md.line("Traces are counted with `GET " + traceQuery(r) + "` (the API returns at most 1,000, so \"≥ 1000\" means "
+                + "at least that many); spans and drops come from the collector's own counters (`GET /metrics`).");
+        md.line("");
+    }
+
+    private static String traceQuery(RunResults r) {
+        for (ScenarioResult s : r.scenarios) {
+            if (s.collector != null && s.collector.query != null) {
+                return s.collector.query;
+            }
+        }
+        return "/api/traces?service=front&limit=1000";
+    }
+}

@@ -1,0 +1,50 @@
+package io.argus.perf.load.report;
+
+import io.argus.perf.harness.report.Markdown;
+import io.argus.perf.harness.report.Section;
+import io.argus.perf.load.model.RunResults;
+
+/** How the run measured: launches, closed loop, Gatling, resources, statistics. */
+final class MethodSection implements Section<RunResults> {
+
+    @Override
+    public void render(RunResults r, Markdown md) {
+        RunResults.Settings st = r.settings;
+        md.section("Method");
+        md.bullet("Every scenario runs in fresh JVMs. The " + st.target + " target's processes start one after the other, "
+                + "each once the previous one answers; the agent of the scenario goes on every process.");
+        md.bullet("**Startup delay**: " + st.startupRuns + " launch(es) per scenario, interleaved (pass 1: every scenario "
+                + "once in order, then pass 2, ...) so that drift of the machine hits every scenario alike. Per "
+                + "process: from just before the fork to the first successful HTTP response of its readiness check "
+                + "(polled every 5 ms over a fresh socket), and the value of its 'Started @Nms' log line (ms since "
+                + "JVM start, as the application reports it). The startup figure is the sum over the processes.");
+        md.bullet("**Closed loop** (the seed's method): " + st.loadPasses + " fresh launch(es) per scenario, interleaved "
+                + "across scenarios like the start-up launches (each also a start-up sample); per launch " + st.rounds + " round(s) of "
+                + st.roundSize + " sequential requests on one keep-alive HTTP/1.1 connection (java.net.http); each "
+                + "request timed with System.nanoTime() and recorded in a Micrometer Timer with "
+                + "publishPercentiles(0.95, 0.99), publishPercentileHistogram() and percentilePrecision(3), one Timer "
+                + "per round. Per round: min, max, avg, P95, P99, total (sum of latencies) and QPS = requests / total, "
+                + "as in the seed. The first " + st.discardRounds + " round(s) of each launch are discarded as warm-up.");
+        md.bullet("**Gatling** " + r.machine.gatlingVersion + ": after the closed loop, on the same JVMs, " + st.gatlingUsers
+                + " virtual users each looping on its own keep-alive connection for " + st.gatlingSeconds + " s, "
+                + "in a separate JVM. QPS/P95/P99 are read from the generated report's index.html statistics table "
+                + "(whole milliseconds, as Gatling records them).");
+        md.bullet("**Resources**: CPU time (utime + stime from /proc/<pid>/stat) over the measured rounds divided by "
+                + "their requests; peak RSS (VmHWM) and threads from /proc/<pid>/status at the end; GC count and time "
+                + "from `jstat -gc` over the measured rounds and in total; heap in use after a full GC forced with "
+                + "`jcmd <pid> GC.run` at the end.");
+        md.bullet("**Statistics**: medians with a distribution-free 95% confidence interval from order statistics "
+                + "(binomial: the narrowest (x(k), x(n+1-k)) with coverage ≥ 95%; for n < 6 the full range and its "
+                + "actual coverage); ratio of medians to the baseline; two-sided Mann-Whitney U test (exact without "
+                + "ties for n ≤ 50, else normal approximation with tie and continuity correction); Cohen's d with the "
+                + "pooled SD; Tukey fences (1.5 IQR, type-7 quartiles) for outliers. A target missed with p ≥ 0.05 is "
+                + "INCONCLUSIVE rather than FAIL: the samples cannot tell the scenario from the baseline.");
+        md.bullet("Samples compared: startup launches (n = " + (st.startupRuns + st.loadPasses) + " per scenario) and measured rounds (n = "
+                + st.loadPasses * Math.max(0, st.rounds - st.discardRounds) + "). Few samples mean wide intervals and large p-values: "
+                + "use --full for figures to publish.");
+        for (String note : r.notes) {
+            md.bullet(note);
+        }
+        md.line("");
+    }
+}

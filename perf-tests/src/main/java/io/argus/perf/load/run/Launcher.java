@@ -1,0 +1,119 @@
+package io.argus.perf.load.run;
+
+import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.perf.load.model.RunResults.ProcessStartup;
+import io.argus.perf.load.target.LaunchPlan;
+import io.argus.perf.load.target.ProcessSpec;
+import io.argus.perf.load.target.Target;
+import io.argus.perf.load.target.TargetEnv;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Starts a target's processes one after the other under a scenario and times each one: from
+ * just before the fork to the first successful readiness response (polled every
+ * {@value #POLL_MILLIS} ms over a fresh socket), plus the value of its 'Started @Nms' line.
+ */
+public final class Launcher {
+
+    static final int POLL_MILLIS = 5;
+    /** [argus] Argus 0.1.0 started in 123 ms: ... */
+    static final Pattern ARGUS_LINE = Pattern.compile("\\[argus\\] Argus \\S+ started in (\\d+) ms");
+    static final Pattern AGENT_LINE = Pattern.compile(
+            "\\[argus\\]|opentelemetry-javaagent - version|Starting Elastic APM|co\\.elastic\\.apm\\.agent");
+
+    private final Path java;
+    private final List<String> extraJvmOptions;
+
+    public Launcher(Path java, List<String> extraJvmOptions) {
+        this.java = java;
+        this.extraJvmOptions = List.copyOf(extraJvmOptions);
+    }
+
+    /**
+     * Plans and starts one fresh launch. On any failure every process started so far is stopped
+     * and the exception says which process failed, with the end of its output.
+     *
+     * @param scenarioOptions the scenario's JVM options for a service name
+     * @param logDir          where each process's output goes ({@code <tag>-<service>.log})
+     * @param load            whether the load phase will measure this launch (see {@link TargetEnv#load})
+     */
+    public RunningTarget launch(Target target, Function<String, List<String>> scenarioOptions, Path workDir,
+                                Path logDir, String tag, boolean load) throws Exception {
+        Files.createDirectories(workDir);
+        TargetEnv env = new TargetEnv(java, workDir, scenarioOptions, extraJvmOptions, load);
+        LaunchPlan plan = target.plan(env);
+        RunningTarget running = new RunningTarget(plan);
+        try {
+            for (ProcessSpec spec : plan.processes()) {
+                List<String> cmd = new ArrayList<>();
+                cmd.add(java.toString());
+                cmd.addAll(spec.jvmOptions());
+                if (spec.instrumented()) {
+                    cmd.addAll(scenarioOptions.apply(spec.service()));
+                }
+                cmd.addAll(extraJvmOptions);
+                cmd.add("-cp");
+                cmd.add(spec.classPath());
+                cmd.addAll(spec.mainAndArgs());
+                Map<String, Pattern> watched = new LinkedHashMap<>();
+                watched.put("started", spec.startedLine());
+                watched.put("argus", ARGUS_LINE);
+                watched.put("agent", AGENT_LINE);
+                Path log = logDir.resolve(tag + "-" + spec.service() + ".log");
+                ManagedProcess p = ManagedProcess.start(spec.service(), cmd, workDir.resolve(spec.service()),
+                        spec.env(), log, watched);
+                running.add(p);
+                long readyNanos = awaitReady(spec, p);
+                double cpuAtReady = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
+                ProcessStartup s = new ProcessStartup();
+                s.service = spec.service();
+                s.instrumented = spec.instrumented();
+                s.pid = p.pid();
+                s.readyMs = (readyNanos - p.spawnNanos()) / 1e6;
+                s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
+                p.awaitMatch("started", 5000);
+                s.startedLogMs = p.matchedNumber("started");
+                s.agentLine = p.match("argus") != null ? p.match("argus") : p.match("agent");
+                s.agentInitMs = p.matchedNumber("argus");
+                s.log = log.toString();
+                running.startups().add(s);
+            }
+            target.afterReady(plan, env);
+            return running;
+        } catch (Exception | Error e) {
+            running.close();
+            throw e;
+        }
+    }
+
+    private static long awaitReady(ProcessSpec spec, ManagedProcess p) throws IOException, InterruptedException {
+        long deadline = p.spawnNanos() + spec.startupTimeout().toNanos();
+        while (true) {
+            int status = Http.probe(spec.readiness(), 1000);
+            if (spec.readiness().matches(status)) {
+                return System.nanoTime();
+            }
+            if (!p.isAlive()) {
+                throw new IOException(spec.service() + " exited with code " + p.process().exitValue()
+                        + " before it was ready; its last output (" + p.log() + "):" + System.lineSeparator()
+                        + p.describeTail(15));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException(spec.service() + " was not ready within " + spec.startupTimeout().toSeconds()
+                        + " s (" + spec.readiness().describe() + " last answered " + status + "); its last output ("
+                        + p.log() + "):" + System.lineSeparator() + p.describeTail(15));
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+}

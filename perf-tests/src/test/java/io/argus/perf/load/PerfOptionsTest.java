@@ -1,0 +1,112 @@
+package io.argus.perf.load;
+
+import io.argus.perf.harness.ArgusHome;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PerfOptionsTest {
+
+    @Test
+    void defaultsRunAllSixScenarios() throws Exception {
+        PerfOptions o = PerfOptions.parse(new String[0]);
+        assertThat(o.scenarios).containsExactly("baseline", "jvm-only", "default-0", "default-100", "otel", "elastic");
+        assertThat(o.rounds).isEqualTo(10);
+        assertThat(o.roundSize).isEqualTo(1000);
+        assertThat(o.discardRounds).isEqualTo(1);
+    }
+
+    @Test
+    void presetsAndExplicitOptionsWhateverTheOrder() throws Exception {
+        PerfOptions quick = PerfOptions.parse(new String[]{"--rounds", "5", "--quick"});
+        assertThat(quick.mode).isEqualTo("quick");
+        assertThat(quick.rounds).isEqualTo(5);
+        assertThat(quick.roundSize).isEqualTo(200);
+        assertThat(quick.startupRuns).isEqualTo(2);
+        assertThat(quick.gatlingSeconds).isEqualTo(5);
+
+        PerfOptions full = PerfOptions.parse(new String[]{"--full", "--gatling-users=16"});
+        assertThat(full.rounds).isEqualTo(12);
+        assertThat(full.discardRounds).isEqualTo(6);
+        assertThat(full.loadPasses).isEqualTo(3);
+        assertThat(full.gatlingSeconds).isEqualTo(60);
+        assertThat(full.gatlingUsers).isEqualTo(16);
+
+        PerfOptions druid = PerfOptions.parse(new String[]{"--quick", "--target", "druid", "--druid-rows", "5000"});
+        assertThat(druid.target).isEqualTo("druid");
+        assertThat(druid.startupRuns).isZero();
+        assertThat(druid.loadPasses).isEqualTo(1);
+        assertThat(druid.roundSize).isEqualTo(500);
+        assertThat(druid.druidRows).isEqualTo(5000);
+        PerfOptions druidFull = PerfOptions.parse(new String[]{"--target=druid", "--full", "--load-passes", "3"});
+        assertThat(druidFull.discardRounds).isEqualTo(1);
+        assertThat(druidFull.rounds).isEqualTo(6);
+        assertThat(druidFull.loadPasses).isEqualTo(3);
+
+        PerfOptions o = PerfOptions.parse(new String[]{"--scenarios", "baseline, otel", "--endpoint", "ping",
+                "--jvm-opt", "-Xss512k", "--jvm-opt=--add-opens=java.base/java.lang=ALL-UNNAMED"});
+        assertThat(o.scenarios).containsExactly("baseline", "otel");
+        assertThat(o.endpoint).isEqualTo("ping");
+        assertThat(o.jvmOptions).containsExactly("-Xss512k", "--add-opens=java.base/java.lang=ALL-UNNAMED");
+    }
+
+    @Test
+    void badArgumentsSayWhatIsWrong() {
+        for (List<String> args : List.of(List.of("--scenarios", "baseline,nope"), List.of("--rounds", "x"),
+                List.of("--rounds"), List.of("--quick", "--full"), List.of("--what"), List.of("--target", "druid2"),
+                List.of("--rounds", "3", "--discard", "3"), List.of("--endpoint", "slow"),
+                List.of("--scenarios", "otel,otel"), List.of("--round-size", "0"),
+                List.of("--java", "/no/such/java"))) {
+            assertThatThrownBy(() -> PerfOptions.parse(args.toArray(String[]::new)))
+                    .as(String.join(" ", args)).isInstanceOf(PerfOptions.BadArguments.class)
+                    .hasMessageNotContaining("Exception");
+        }
+    }
+
+    @Test
+    void mainExitsWithTwoOnBadArgumentsAndZeroOnHelp() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = PerfMain.run(new String[]{"--rounds", "-1"}, new PrintStream(out), new PrintStream(err));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--rounds must be at least 0");
+        assertThat(PerfMain.run(new String[]{"--help"}, new PrintStream(out), new PrintStream(err))).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--scenarios", "--quick", "--full");
+    }
+
+    @Test
+    void missingAgentIsReportedBeforeAnythingStarts() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        java.nio.file.Path empty = java.nio.file.Files.createTempDirectory("argus-home");
+        int code = PerfMain.run(new String[]{"--argus-home", empty.toString(), "--scenarios", "baseline,default-0"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("argus-agent.jar", "argus-collector");
+    }
+
+    @Test
+    void scenarioFlags() {
+        ArgusHome home = new ArgusHome(java.nio.file.Path.of("/opt/argus"));
+        java.nio.file.Path peers = java.nio.file.Path.of("/opt/argus/perf/peers");
+        List<String> jvmOnly = Scenario.JVM_ONLY.jvmOptions("front", home, peers, "127.0.0.1:9", List.of("jvm", "jetty",
+                "okhttp"));
+        assertThat(jvmOnly).containsExactly("-javaagent:/opt/argus/agent/argus-agent.jar", "-Dargus.service.name=front",
+                "-Dargus.collector.address=127.0.0.1:9", "-Dargus.tracing.samplingRate=0",
+                "-Dargus.plugin.jetty.enabled=false", "-Dargus.plugin.okhttp.enabled=false");
+        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", List.of("jvm")))
+                .contains("-Dargus.tracing.samplingRate=100", "-Dargus.service.name=back");
+        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", List.of())).contains(
+                "-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar", "-Dotel.traces.exporter=none",
+                "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none");
+        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", List.of())).contains(
+                "-Delastic.apm.disable_send=true", "-Delastic.apm.service_name=front",
+                "-Delastic.apm.central_config=false", "-Delastic.apm.cloud_provider=NONE");
+        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", List.of())).isEmpty();
+    }
+}

@@ -1,0 +1,147 @@
+package io.argus.perf.load.report;
+
+import io.argus.perf.load.Scenario;
+import io.argus.perf.load.model.RunResults;
+import io.argus.perf.load.model.RunResults.ClosedLoop;
+import io.argus.perf.load.model.RunResults.ProcessResources;
+import io.argus.perf.load.model.RunResults.ProcessStartup;
+import io.argus.perf.load.model.RunResults.Round;
+import io.argus.perf.load.model.RunResults.ScenarioResult;
+import io.argus.perf.load.model.RunResults.StartupLaunch;
+import io.argus.perf.load.stats.Analysis;
+
+import java.util.List;
+import java.util.Random;
+
+/** A complete, plausible run of all six scenarios, made up with a fixed seed. */
+final class SyntheticResults {
+
+    static final int STARTUP_RUNS = 3;
+    static final int ROUNDS = 6;
+    static final int ROUND_SIZE = 50;
+
+    private SyntheticResults() {
+    }
+
+    static RunResults make() {
+        Random rnd = new Random(42);
+        RunResults r = new RunResults();
+        r.tool = "argus-perf test";
+        r.startedAt = "2026-01-01T00:00:00Z";
+        r.finishedAt = "2026-01-01T00:05:00Z";
+        r.durationSeconds = 300;
+        r.settings.target = "sample";
+        r.settings.endpoint = "call";
+        r.settings.mode = "quick";
+        r.settings.startupRuns = STARTUP_RUNS;
+        r.settings.rounds = ROUNDS;
+        r.settings.roundSize = ROUND_SIZE;
+        r.settings.discardRounds = 1;
+        r.settings.gatlingUsers = 8;
+        r.settings.gatlingSeconds = 5;
+        r.settings.argusPlugins = List.of("jvm", "jetty");
+        r.machine.cores = 2;
+        r.machine.memoryMb = 4096;
+        r.machine.cpuModel = "Test CPU | with a pipe";
+        r.machine.targetJava = "openjdk 17";
+        r.machine.gatlingVersion = "3.15.1";
+        double[] slowdown = {1.0, 1.01, 1.02, 1.05, 1.4, 1.3};
+        int seq = 0;
+        for (int si = 0; si < Scenario.ALL.size(); si++) {
+            Scenario sc = Scenario.ALL.get(si);
+            ScenarioResult s = new ScenarioResult();
+            s.name = sc.name();
+            s.description = sc.description();
+            s.agent = sc.agent();
+            s.jvmOptions.put("front", List.of("-javaagent:/x/" + sc.name() + ".jar", "-Dfoo=<bar>"));
+            s.jvmOptions.put("back", List.of());
+            for (int pass = 1; pass <= STARTUP_RUNS; pass++) {
+                StartupLaunch l = new StartupLaunch();
+                l.pass = pass;
+                l.sequence = ++seq;
+                for (String svc : List.of("back", "front")) {
+                    ProcessStartup p = new ProcessStartup();
+                    p.service = svc;
+                    p.readyMs = 500 * slowdown[si] + rnd.nextGaussian() * 20;
+                    p.startedLogMs = Math.round(p.readyMs - 60);
+                    p.agentInitMs = sc.isArgus() ? 80L : null;
+                    l.processes.add(p);
+                }
+                l.totalReadyMs = l.processes.stream().mapToDouble(p -> p.readyMs).sum();
+                l.totalStartedLogMs = l.processes.stream().mapToDouble(p -> p.startedLogMs).sum();
+                s.startup.add(l);
+            }
+            ClosedLoop cl = new ClosedLoop();
+            cl.request = "GET http://127.0.0.1:1/front/call";
+            cl.roundSize = ROUND_SIZE;
+            cl.discardRounds = 1;
+            for (int i = 1; i <= ROUNDS; i++) {
+                Round x = new Round();
+                x.index = i;
+                x.discarded = i == 1;
+                x.requests = ROUND_SIZE;
+                x.errors = si == 5 && i == 3 ? 2 : 0;
+                x.avgMs = 1.0 * slowdown[si] * (i == 1 ? 2 : 1) + rnd.nextGaussian() * 0.02;
+                x.minMs = x.avgMs * 0.5;
+                x.maxMs = x.avgMs * 5;
+                x.p95Ms = x.avgMs * 1.8;
+                x.p99Ms = x.avgMs * 2.5;
+                x.p50ExactMs = x.avgMs * 0.9;
+                x.p95ExactMs = x.p95Ms;
+                x.p99ExactMs = x.p99Ms;
+                x.totalMs = x.avgMs * ROUND_SIZE;
+                x.qps = ROUND_SIZE / (x.totalMs / 1000);
+                x.wallMs = x.totalMs * 1.01;
+                x.latenciesUs = new int[ROUND_SIZE];
+                for (int k = 0; k < ROUND_SIZE; k++) {
+                    x.latenciesUs[k] = (int) (x.avgMs * 1000 + rnd.nextInt(100));
+                }
+                cl.rounds.add(x);
+            }
+            s.closedLoop = cl;
+            RunResults.Gatling g = new RunResults.Gatling();
+            g.users = 8;
+            g.seconds = 5;
+            g.source = "index.html";
+            g.requests = 5000;
+            g.qps = 1000 / slowdown[si];
+            g.p95Ms = 5 * slowdown[si];
+            g.p99Ms = 9 * slowdown[si];
+            g.reportIndex = "gatling/" + s.name + "/run/index.html";
+            s.gatling = g;
+            for (String svc : List.of("front", "back")) {
+                ProcessResources pr = new ProcessResources();
+                pr.service = svc;
+                pr.pid = 1000 + si;
+                pr.measuredRequests = ROUND_SIZE * (ROUNDS - 1);
+                pr.cpuMsMeasured = 100 * slowdown[si];
+                pr.cpuUsPerRequest = pr.cpuMsMeasured * 1000 / pr.measuredRequests;
+                pr.vmHwmKb = 200_000;
+                pr.vmRssKb = 190_000;
+                pr.threads = 40;
+                pr.gcCountMeasured = 1L;
+                pr.gcTimeMsMeasured = 3.0;
+                pr.gcCountTotal = 5L;
+                pr.gcTimeMsTotal = 20.0;
+                pr.heapUsedAfterGcKb = 12_000L;
+                s.resources.add(pr);
+            }
+            if (sc.needsCollector()) {
+                RunResults.CollectorCheck c = new RunResults.CollectorCheck();
+                c.services = List.of("back", "front");
+                c.requestsSent = 5302;
+                c.tracesStored = sc.samplingRate() == 100 ? 5302L : 0L;
+                c.query = "/api/traces?service=front&limit=10604";
+                c.detail = "ok";
+                s.collector = c;
+            }
+            if (si == 5) {
+                s.errors.add("gatling: something odd");
+                s.status = "partial";
+            }
+            r.scenarios.add(s);
+        }
+        r.comparisons = Analysis.compare(r);
+        return r;
+    }
+}
