@@ -70,6 +70,7 @@ public final class AgentRuntime {
         List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
         loadPlugins(settings, agentLoader, exporter, started, probes, fieldDeclarations);
         FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
+        TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(fieldDeclarations);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader, counters,
                 settings.waitForInstrumentation);

@@ -1,6 +1,7 @@
 package io.argus.bridge.context;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.state.ObjectField;
 
 import java.util.concurrent.Callable;
 
@@ -10,13 +11,41 @@ import java.util.concurrent.Callable;
  */
 public final class TraceContext {
 
+    /** The name of the field that carries a context on a task or thread; plugins may declare owners for it. */
+    public static final String CARRIED_FIELD = "context.carried";
+
     private static volatile ContextHooks hooks = ContextHooks.NOOP;
+    private static volatile ObjectField<Object> carried;
 
     private TraceContext() {
     }
 
     public static void install(ContextHooks implementation) {
         hooks = implementation == null ? ContextHooks.NOOP : implementation;
+    }
+
+    /** Called by the core once the field {@link #CARRIED_FIELD} is declared. */
+    public static void installCarrier(ObjectField<Object> field) {
+        carried = field;
+    }
+
+    /**
+     * Leaves this thread's current context on a task object that cannot be wrapped (a
+     * {@code ForkJoinTask}, a {@code Thread}), for {@link #takeCarried} on the thread that runs it.
+     * Does nothing, and allocates nothing, when nothing is traced here.
+     */
+    public static void carry(Object carrier) {
+        Object context = hooks.current();
+        ObjectField<Object> field = carried;
+        if (context != null && field != null) {
+            field.set(carrier, context);
+        }
+    }
+
+    /** Removes and returns the context {@link #carry} left on {@code carrier}; null when there is none. */
+    public static Object takeCarried(Object carrier) {
+        ObjectField<Object> field = carried;
+        return field == null ? null : field.remove(carrier);
     }
 
     /** The current context, to be carried to another thread; null when nothing is traced. */

@@ -31,17 +31,7 @@ public final class FieldRegistry {
 
     public void declare(List<FieldDeclaration> declarations) {
         for (FieldDeclaration declaration : declarations) {
-            Map<String, Integer> slots = declaration.isLong() ? longSlots : objectSlots;
-            Integer slot = slots.get(declaration.fieldName());
-            if (slot == null) {
-                slot = slots.size();
-                slots.put(declaration.fieldName(), slot);
-                if (declaration.isLong()) {
-                    LongField.declare(new MappedLongField(declaration.fieldName(), slot, MAX_MAPPED, dropped));
-                } else {
-                    ObjectField.declare(new MappedObjectField<Object>(declaration.fieldName(), slot, MAX_MAPPED, dropped));
-                }
-            }
+            int slot = slot(declaration.fieldName(), declaration.isLong());
             OwnerFields owner = owners.get(declaration.ownerClassName());
             if (owner == null) {
                 owner = new OwnerFields(declaration.ownerClassName());
@@ -49,6 +39,27 @@ public final class FieldRegistry {
             }
             owner.add(declaration.isLong(), slot);
         }
+    }
+
+    /** Declares an object field of the core's own (plugins may add owners); returns it. */
+    public ObjectField<Object> declareObjectField(String name) {
+        slot(name, false);
+        return ObjectField.named(name);
+    }
+
+    private int slot(String name, boolean isLong) {
+        Map<String, Integer> slots = isLong ? longSlots : objectSlots;
+        Integer slot = slots.get(name);
+        if (slot == null) {
+            slot = slots.size();
+            slots.put(name, slot);
+            if (isLong) {
+                LongField.declare(new MappedLongField(name, slot, MAX_MAPPED, dropped));
+            } else {
+                ObjectField.declare(new MappedObjectField<Object>(name, slot, MAX_MAPPED, dropped));
+            }
+        }
+        return slot;
     }
 
     /** The owner classes and the slots each gets, by class name. */

@@ -1,7 +1,6 @@
 package io.argus.plugin.executors;
 
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -18,7 +17,7 @@ public final class DoExecAdvice {
     public static void enter(@Advice.This Object task,
                              @Advice.Local("argusContext") Object context,
                              @Advice.Local("argusPrevious") Object previous) {
-        context = ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).remove(task);
+        context = TraceContext.takeCarried(task);
         if (context != null) {
             previous = TraceContext.attach(context);
         }

@@ -1,5 +1,7 @@
 package io.argus.plugin.executors;
 
+import io.argus.bridge.context.TraceContext;
+
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 
@@ -23,14 +25,14 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       and {@code ScheduledThreadPoolExecutor} goes through. Wrapping inside the {@code FutureTask}
  *       keeps the pool's queue, {@code afterExecute} and {@code shutdownNow()} seeing the
  *       {@code FutureTask}; {@code execute(Runnable)} unwraps in {@code shutdownNow()} and {@code remove}.</li>
- *   <li><b>an object field</b> ({@value #CONTEXT_FIELD}, set only when a context exists) for
+ *   <li><b>an object field</b> (the bridge's {@code TraceContext.carry}/{@code takeCarried}, set only when a context exists) for
  *       objects whose type must not change: {@code ForkJoinTask}s (set on submit and {@code fork()},
  *       taken and attached in {@code doExec()}) and {@code Thread}s (set in {@code start()}, taken in
  *       {@code run()}). Both usually load before the agent, so the field lives in the bridge's weak
  *       map (a {@code ForkJoinTask} that loads later gets a real field).</li>
  * </ul>
- * The advice sits in {@code java.base}, where no helper class can be defined: it looks the field up
- * by name ({@code ObjectField.named}, a map read without allocation) instead of through a constant.
+ * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
+ * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
  * context its thread inherited before it takes its first task, so an untraced task never sees a
  * stale context.
@@ -42,8 +44,6 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     static final String FORK_JOIN_POOL = "java.util.concurrent.ForkJoinPool";
     static final String FORK_JOIN_TASK = "java.util.concurrent.ForkJoinTask";
     static final String THREAD = "java.lang.Thread";
-    /** The context a task or thread runs with, left by the thread that submitted or started it. */
-    static final String CONTEXT_FIELD = "executors.context";
     private static final String ADVICE = "io.argus.plugin.executors.";
 
     @Override
@@ -53,7 +53,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
-        probes.field(FORK_JOIN_TASK, CONTEXT_FIELD);
+        probes.field(FORK_JOIN_TASK, TraceContext.CARRIED_FIELD);
         probes.type(THREAD_POOL)
                 .advise(named("execute").and(takesArguments(Runnable.class)), ADVICE + "PoolExecuteAdvice")
                 .advise(named("remove").and(takesArguments(Runnable.class)), ADVICE + "PoolRemoveAdvice")
@@ -76,7 +76,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
                 .advise(named("fork").and(takesArguments(0)), ADVICE + "ForkAdvice")
                 .advise(named("doExec").and(takesArguments(0)), ADVICE + "DoExecAdvice");
         if (probes.settings().config.getBoolean("argus.plugin.executors.threads", true)) {
-            probes.field(THREAD, CONTEXT_FIELD);
+            probes.field(THREAD, TraceContext.CARRIED_FIELD);
             probes.type(THREAD)
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")
                     .advise(named("run").and(takesArguments(0)), ADVICE + "ThreadRunAdvice");

@@ -1,7 +1,6 @@
 package io.argus.plugin.executors;
 
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /** {@code ForkJoinTask.fork()}: the forked task runs with the forking thread's context. */
@@ -12,9 +11,6 @@ public final class ForkAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object task) {
-        Object context = TraceContext.current();
-        if (context != null) {
-            ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(task, context);
-        }
+        TraceContext.carry(task);
     }
 }

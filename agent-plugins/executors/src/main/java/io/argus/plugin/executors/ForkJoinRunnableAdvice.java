@@ -1,7 +1,6 @@
 package io.argus.plugin.executors;
 
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.ForkJoinTask;
@@ -19,10 +18,7 @@ public final class ForkJoinRunnableAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task) {
         if (task instanceof ForkJoinTask) {
-            Object context = TraceContext.current();
-            if (context != null) {
-                ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(task, context);
-            }
+            TraceContext.carry(task);
         } else {
             task = TraceContext.wrap(task);
         }

@@ -1,7 +1,6 @@
 package io.argus.plugin.executors;
 
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -19,7 +18,7 @@ public final class ThreadRunAdvice {
     public static void enter(@Advice.This Object thread,
                              @Advice.Local("argusContext") Object context,
                              @Advice.Local("argusPrevious") Object previous) {
-        context = ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).remove(thread);
+        context = TraceContext.takeCarried(thread);
         if (context != null) {
             previous = thread == Thread.currentThread()
                     ? TraceContext.attachInherited(context) : TraceContext.attach(context);

@@ -1,7 +1,6 @@
 package io.argus.plugin.executors;
 
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.state.ObjectField;
 import net.bytebuddy.asm.Advice;
 
 /** {@code Thread.start()}: the new thread runs with the starting thread's context (see {@link ThreadRunAdvice}). */
@@ -12,9 +11,6 @@ public final class ThreadStartAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object thread) {
-        Object context = TraceContext.current();
-        if (context != null) {
-            ObjectField.named(ExecutorsPlugin.CONTEXT_FIELD).set(thread, context);
-        }
+        TraceContext.carry(thread);
     }
 }
