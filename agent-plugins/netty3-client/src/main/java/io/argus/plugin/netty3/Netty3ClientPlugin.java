@@ -13,10 +13,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * {@code NettyHttpClient} puts in every connection's pipeline.
  *
  * <p>A request is written on the caller's thread and its response is decoded on a Netty I/O thread,
- * so everything that must survive from one to the other lives in a small per-connection state kept
- * as the attachment of the codec's {@code ChannelHandlerContext} (the codec itself never uses it):
- * a FIFO of the requests written on that connection and not yet answered (start time, method, host,
- * span). The state is allocated once per connection; requests on a kept-alive connection reuse it.
+ * so everything that must survive from one to the other lives in the connection's codec (one per
+ * connection), in an object field: its {@link PendingCalls}, a FIFO of the requests written on that
+ * connection and not yet answered (start time, method, host, span). They are allocated once per
+ * connection; requests on a kept-alive connection reuse them.
  * <ul>
  *   <li>{@code HttpClientCodec.handleDownstream}: an {@code HttpRequest} is about to be encoded, on
  *       the thread that wrote it. Starts the client span under that thread's current span, injects
@@ -36,6 +36,7 @@ public final class Netty3ClientPlugin implements ArgusPlugin {
     private static final String CONTEXT = "org.jboss.netty.channel.ChannelHandlerContext";
     private static final String EVENT = "org.jboss.netty.channel.ChannelEvent";
     private static final String ADVICE = "io.argus.plugin.netty3.";
+    private static final String PENDING_CALLS = ADVICE + "PendingCalls";
 
     @Override
     public String name() {
@@ -44,7 +45,10 @@ public final class Netty3ClientPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(CODEC, PendingCalls.FIELD);
+
         probes.type(CODEC)
+                .helpers(PENDING_CALLS, ADVICE + "RequestHeaders", ADVICE + "TracedCall")
                 .advise(named("handleDownstream").and(takesArguments(2))
                                 .and(takesArgument(0, named(CONTEXT))).and(takesArgument(1, named(EVENT))),
                         ADVICE + "RequestAdvice")
@@ -52,8 +56,8 @@ public final class Netty3ClientPlugin implements ArgusPlugin {
                                 .and(takesArgument(0, named(CONTEXT))).and(takesArgument(1, named(EVENT))),
                         ADVICE + "UpstreamAdvice");
         // the decoder of every HTTP message (HttpClientCodec's decoder calls it); the advice acts
-        // only for response decoders of connections that have this plugin's state
-        probes.type(MESSAGE_DECODER)
+        // only for response decoders of codecs that have pending calls
+        probes.type(MESSAGE_DECODER).helpers(PENDING_CALLS)
                 .advise(named("decode").and(takesArguments(4))
                                 .and(takesArgument(0, named(CONTEXT)))
                                 .and(takesArgument(2, named("org.jboss.netty.buffer.ChannelBuffer")))

@@ -1,6 +1,6 @@
 package io.argus.plugin.netty4server;
 
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -21,13 +21,13 @@ public final class ContextGuardAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static Object enter() {
-        return Argus.currentContext();
+        return TraceContext.current();
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     public static void exit(@Advice.Enter Object previous) {
-        if (Argus.currentContext() != previous) {
-            Argus.restoreContext(previous);
+        if (TraceContext.current() != previous) {
+            TraceContext.restore(previous);
         }
     }
 }

@@ -14,9 +14,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * {@code HttpObjectAggregator}).
  *
  * <p>All probes match exact class names. A request and its response meet on the channel's event
- * loop, so the per-connection state is a channel attribute: a FIFO of the requests received and not
- * yet answered (start time, method, path, span), since HTTP/1.1 answers in order even when the
- * client pipelines.
+ * loop, so the per-connection state lives on the channel, in an object field declared on the
+ * transports' socket channel classes: its {@link UnansweredRequests}, a FIFO of the requests received
+ * and not yet answered (start time, method, path, span), since HTTP/1.1 answers in order even when
+ * the client pipelines.
  * <ul>
  *   <li>{@code HttpObjectDecoder.decode}: on a request decoder, each decoded {@code HttpRequest}
  *       starts a server span (joining an inbound {@code traceparent}/{@code b3}) that is current
@@ -39,6 +40,19 @@ public final class Netty4HttpServerPlugin implements ArgusPlugin {
     static final String BYTE_DECODER = "io.netty.handler.codec.ByteToMessageDecoder";
     private static final String CONTEXT = "io.netty.channel.ChannelHandlerContext";
     private static final String ADVICE = "io.argus.plugin.netty4server.";
+    private static final String UNANSWERED = ADVICE + "UnansweredRequests";
+    private static final String UNANSWERED_ENTRY = UNANSWERED + "$Request";
+    /**
+     * The server-side channel classes of Netty's transports (4.2 adds io_uring; EmbeddedChannel for
+     * tests and benchmarks); any other channel keeps its requests in the agent's weak map.
+     */
+    private static final String[] CHANNELS = {
+            "io.netty.channel.socket.nio.NioSocketChannel",
+            "io.netty.channel.epoll.EpollSocketChannel",
+            "io.netty.channel.kqueue.KQueueSocketChannel",
+            "io.netty.channel.uring.IoUringSocketChannel",
+            "io.netty.channel.embedded.EmbeddedChannel",
+    };
 
     @Override
     public String name() {
@@ -47,19 +61,23 @@ public final class Netty4HttpServerPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
-        probes.type(DECODER)
+        for (String channel : CHANNELS) {
+            probes.field(channel, UnansweredRequests.FIELD);
+        }
+
+        probes.type(DECODER).helpers(UNANSWERED, UNANSWERED_ENTRY, ADVICE + "RequestHeaders")
                 .advise(named("decode").and(takesArguments(3))
                                 .and(takesArgument(0, named(CONTEXT)))
                                 .and(takesArgument(1, named("io.netty.buffer.ByteBuf")))
                                 .and(takesArgument(2, named("java.util.List"))),
                         ADVICE + "DecodeAdvice");
-        probes.type(ENCODER)
+        probes.type(ENCODER).helpers(UNANSWERED, UNANSWERED_ENTRY)
                 .advise(named("encode").and(takesArguments(3))
                                 .and(takesArgument(0, named(CONTEXT)))
                                 .and(takesArgument(1, named("java.lang.Object")))
                                 .and(takesArgument(2, named("java.util.List"))),
                         ADVICE + "EncodeAdvice");
-        probes.type(BYTE_DECODER)
+        probes.type(BYTE_DECODER).helpers(UNANSWERED, UNANSWERED_ENTRY)
                 .advise(named("channelRead").and(takesArguments(2)).and(takesArgument(0, named(CONTEXT))),
                         ADVICE + "ContextGuardAdvice")
                 .advise(named("userEventTriggered").and(takesArguments(2)).and(takesArgument(0, named(CONTEXT))),

@@ -1,7 +1,8 @@
 package io.argus.plugin.netty4server.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -52,7 +53,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * Every response carries {@code x-current}: the {@code traceparent} of the span that was current
  * while the handler saw the request, or {@code none}. Handlers of {@code /hello} and {@code /echo}
- * also make a client call by hand ({@code Argus.clientStart}/{@code clientEnd}, host
+ * also make a client call by hand ({@code ClientCalls.start}/{@code end}, host
  * {@code downstream}), as a handler calling another service would.
  */
 public final class Netty4ServerApp {
@@ -88,13 +89,13 @@ public final class Netty4ServerApp {
     }
 
     static String current() {
-        Object context = Argus.currentContext();
+        Object context = TraceContext.current();
         return context instanceof ActiveSpan ? ((ActiveSpan) context).traceparent() : "none";
     }
 
     static void callDownstream() {
-        ActiveSpan child = Argus.clientStart("GET", "downstream", 9, "http://downstream/x");
-        Argus.clientEnd(child, System.nanoTime(), "GET", "downstream", 200, null);
+        ActiveSpan child = ClientCalls.start("GET", "downstream", 9, "http://downstream/x");
+        ClientCalls.end(child, System.nanoTime(), "GET", "downstream", 200, null);
     }
 
     static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String body, String current) {
@@ -195,7 +196,7 @@ public final class Netty4ServerApp {
     private static void printClassVisibility() {
         System.out.println("VISIBILITY bytebuddy=" + visible("io.argus.shaded.net.bytebuddy.ByteBuddy")
                 + " core=" + visible("io.argus.core.AgentRuntime")
-                + " bridge=" + visible("io.argus.bridge.Argus"));
+                + " bridge=" + visible("io.argus.bridge.server.ServerCalls"));
     }
 
     private static boolean visible(String name) {
