@@ -104,10 +104,10 @@ public class ProbeCostBenchmark {
 
     /** Makes a sampled server span current on this (the benchmark) thread, through the agent's bridge. */
     static void openServerSpan() throws Exception {
-        Class<?> argus = Class.forName("io.argus.bridge.Argus", true, null);
-        Method start = argus.getMethod("serverStart", String.class, String.class, String.class, String.class,
-                String.class);
-        if (start.invoke(null, "GET", "/benchmark", null, null, null) == null) {
+        Class<?> server = Class.forName("io.argus.bridge.server.ServerCalls", true, null);
+        Method start = server.getMethod("start", String.class, String.class, Object.class,
+                Class.forName("io.argus.bridge.HeaderGetter", true, null));
+        if (start.invoke(null, "GET", "/benchmark", null, null) == null) {
             throw new IllegalStateException("no span: run with argus.tracing.samplingRate=100");
         }
     }

@@ -207,8 +207,8 @@ public final class MonitoredApp {
      */
     static void reportAgentCounters() {
         try {
-            Class<?> argus = Class.forName("io.argus.bridge.Argus");
-            Field hooksField = argus.getDeclaredField("hooks");
+            Class<?> errors = Class.forName("io.argus.bridge.AdviceErrors");
+            Field hooksField = errors.getDeclaredField("sink");
             hooksField.setAccessible(true);
             Object hooks = hooksField.get(null);
             Field countersField = hooks.getClass().getDeclaredField("counters");
