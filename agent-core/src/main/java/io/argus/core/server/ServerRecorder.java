@@ -25,7 +25,7 @@ public final class ServerRecorder implements ServerHooks {
     @Override
     public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
         if (request == null || headers == null) {
-            return started(tracer.startServer(method, path, null, null, null), path);
+            return tracer.startServer(method, path, null, null, null);
         }
         String traceparent = headers.get(request, "traceparent");
         String tracestate = null;
@@ -42,24 +42,19 @@ public final class ServerRecorder implements ServerHooks {
                 }
             }
         }
-        return started(tracer.startServer(method, path, traceparent, tracestate, b3), path);
-    }
-
-    private RecordedSpan started(RecordedSpan span, String path) {
-        if (span != null) {
-            span.setRoute(routes.route(path));
-        }
-        return span;
+        return tracer.startServer(method, path, traceparent, tracestate, b3);
     }
 
     @Override
     public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
         long now = System.nanoTime();
         boolean failed = error != null || status >= 500;
-        RecordedSpan recorded = span instanceof RecordedSpan ? (RecordedSpan) span : null;
-        String route = recorded != null && recorded.route() != null ? recorded.route() : routes.route(path);
+        // named by the path the request ended with (a forward may change it), traced or not
+        String route = routes.route(path);
         metrics.record(method, route, status, now - startNanos, failed);
-        if (recorded != null) {
+        if (span instanceof RecordedSpan) {
+            RecordedSpan recorded = (RecordedSpan) span;
+            recorded.setRoute(route);
             recorded.setHttpStatus(status);
             tracer.end(recorded, now, error, failed);
         }
