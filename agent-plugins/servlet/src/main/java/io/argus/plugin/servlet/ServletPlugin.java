@@ -3,12 +3,9 @@ package io.argus.plugin.servlet;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
@@ -24,18 +21,21 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * through it; see README.md for what it does not see (filters' own time, requests answered by a
  * filter, servlets that override this very method).
  *
- * <p><b>One server span per request.</b> A container plugin (jetty, tomcat, undertow) that records
- * every request of its container answers {@code request.getAttribute("io.argus.server.owner")} with
- * its name; this plugin records a request only when that attribute is null, and only on a
- * {@code REQUEST} dispatch (forwards, includes, error pages and async re-dispatches are part of a
- * request already being recorded). When it does trace a request, it sets that attribute to the span,
- * so a nested call on the same request sees an owner too. Tomcat's and Undertow's plugins answer the
- * attribute themselves; for Jetty this plugin adds the answer (see {@link JettyOwnerAttributeAdvice})
- * when the jetty plugin is installed and enabled.
+ * <p><b>One server span per request.</b> A container plugin (jetty, tomcat, undertow) records every
+ * request of its container. While one is installed and enabled, this plugin marks each servlet
+ * request object of that container as it is made ({@link ContainerRecordedAdvice}), and its probe
+ * leaves marked requests alone. It records a request only on a {@code REQUEST} dispatch (forwards,
+ * includes, error pages and async re-dispatches are part of a request already being recorded); when
+ * it traces one, it keeps the span on the request, so a nested call on the same request sees a
+ * recorder too. The state lives on the container's own request object, under any wrappers, in fields
+ * declared on each known container's request class ({@link RequestFields}).
  *
  * <p><b>Async.</b> A request still async when {@code service} returns ends in an {@code AsyncListener}
  * on completion. The listener implements the application's servlet API, so it is a helper class: the
  * engine defines it in the class loader of {@code HttpServlet} before the advice goes in.
+ *
+ * <p>The container plugins know nothing of this plugin: which container a plugin records, and its
+ * request classes, are written here.
  */
 public final class ServletPlugin implements ArgusPlugin {
 
@@ -49,8 +49,13 @@ public final class ServletPlugin implements ArgusPlugin {
             "org.eclipse.jetty.ee10.servlet.ServletApiRequest",
             "org.eclipse.jetty.ee11.servlet.ServletApiRequest",
     };
+    /** What Tomcat hands servlets (9 to 11). */
+    static final String[] TOMCAT_REQUESTS = {"org.apache.catalina.connector.RequestFacade"};
+    /** undertow-servlet's request, the same name in 2.2 (javax) and 2.3 (jakarta). */
+    static final String[] UNDERTOW_REQUESTS = {"io.undertow.servlet.spec.HttpServletRequestImpl"};
 
     private static final String ADVICE = "io.argus.plugin.servlet.";
+    private static final String FIELDS = ADVICE + "RequestFields";
 
     @Override
     public String name() {
@@ -59,32 +64,41 @@ public final class ServletPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        for (String[] requests : new String[][]{JETTY_REQUESTS, TOMCAT_REQUESTS, UNDERTOW_REQUESTS}) {
+            for (String request : requests) {
+                probes.field(request, RequestFields.CONTAINER_RECORDED).field(request, RequestFields.SPAN)
+                        .longField(request, RequestFields.START).field(request, RequestFields.PATH)
+                        .field(request, RequestFields.ERROR);
+            }
+        }
         for (String ns : SERVLET_NAMESPACES) {
+            String helpers = ADVICE + ns + ".";
             probes.type(ns + ".servlet.http.HttpServlet")
-                    .helpers(ADVICE + ns + ".AsyncEndListener")
+                    .helpers(FIELDS, helpers + "ContainerRequest", helpers + "RequestHeaders",
+                            helpers + "AsyncEndListener")
                     .advise(named("service").and(takesArguments(2))
                                     .and(takesArgument(0, named(ns + ".servlet.ServletRequest")))
                                     .and(takesArgument(1, named(ns + ".servlet.ServletResponse"))),
                             ADVICE + ns + ".ServiceAdvice");
         }
-        if (jettyPluginActive(probes.settings())) {
-            for (String request : JETTY_REQUESTS) {
-                probes.type(request).advise(getAttribute(), ADVICE + "JettyOwnerAttributeAdvice");
-            }
+        markRecordedByContainer(probes, "jetty", JETTY_REQUESTS);
+        markRecordedByContainer(probes, "tomcat", TOMCAT_REQUESTS);
+        markRecordedByContainer(probes, "undertow", UNDERTOW_REQUESTS);
+    }
+
+    private static void markRecordedByContainer(Probes probes, String plugin, String[] requests) {
+        if (!pluginActive(probes.settings(), plugin)) {
+            return;
+        }
+        for (String request : requests) {
+            probes.type(request).helpers(FIELDS).advise(isConstructor(), ADVICE + "ContainerRecordedAdvice");
         }
     }
 
-    private static ElementMatcher.Junction<MethodDescription> getAttribute() {
-        return named("getAttribute").and(takesArguments(1)).and(takesArgument(0, named("java.lang.String")))
-                .and(not(isAbstract()));
-    }
-
-    /**
-     * The jetty plugin records every request of Jetty 9.4 and 12 at the container level, but does not
-     * advertise it; it does when its jar is among the agent's plugins and it is not switched off.
-     */
-    static boolean jettyPluginActive(AgentSettings settings) {
-        return settings.pluginEnabled("jetty")
-                && ServletPlugin.class.getClassLoader().getResource("io/argus/plugin/jetty/JettyPlugin.class") != null;
+    /** Whether the container plugin {@code plugin} is among the agent's plugins and not switched off. */
+    static boolean pluginActive(AgentSettings settings, String plugin) {
+        String className = Character.toUpperCase(plugin.charAt(0)) + plugin.substring(1) + "Plugin";
+        return settings.pluginEnabled(plugin) && ServletPlugin.class.getClassLoader()
+                .getResource("io/argus/plugin/" + plugin + "/" + className + ".class") != null;
     }
 }

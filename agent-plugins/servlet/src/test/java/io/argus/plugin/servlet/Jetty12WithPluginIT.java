@@ -2,8 +2,7 @@ package io.argus.plugin.servlet;
 
 /**
  * Jetty 12.1 with the ee10 environment (Servlet 6.0) and the jetty plugin on: the servlet plugin must
- * add nothing (its answer to {@code io.argus.server.owner} comes from the probe on ee10's
- * {@code ServletApiRequest}).
+ * add nothing (it marks ee10's {@code ServletApiRequest} objects as recorded by the jetty plugin).
  */
 class Jetty12WithPluginIT extends AbstractServletIT {
 

@@ -1,7 +1,7 @@
 package io.argus.plugin.tomcat;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.server.ServerCalls;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -10,10 +10,10 @@ import net.bytebuddy.asm.Advice;
  * starts here rather than in {@code service}: converting the raw URI to a String earlier would change
  * the way some Tomcat versions go on to decode it.
  *
- * <p>Reads the trace headers (traceparent; tracestate only with it; b3 only without it; the
- * X-B3-* headers only without either), records the method and path in notes for the end of the
- * request, and starts the span, which stays current on this thread until {@link ServiceAdvice}'s exit.
- * {@code RewriteValve} may call this method again for the same request; only the first call counts.
+ * <p>Records the method and path on the coyote request for the end of the request, and starts the
+ * span (the core reads the trace headers through {@link CoyoteRequestHeaders}), which stays current
+ * on this thread until {@link ServiceAdvice}'s exit. {@code RewriteValve} may call this method again
+ * for the same request; only the first call counts.
  *
  * <p>Untraced requests allocate nothing here beyond what Tomcat caches for the application: absent
  * headers are a scan of Tomcat's header array, and the method and path are the Strings that Tomcat's
@@ -26,30 +26,16 @@ public final class PostParseAdvice {
 
     @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.Argument(0) org.apache.coyote.Request req, @Advice.Return boolean mapped) {
-        if (!mapped || req.getNote(Notes.PATH) != null) {
+        if (!mapped || TomcatFields.REQUEST_PATH.get(req) != null) {
             return;
         }
         String method = req.method().toString();
         String path = req.requestURI().toString();
-        req.setNote(Notes.METHOD, method);
-        req.setNote(Notes.PATH, path);
-        String traceparent = req.getHeader("traceparent");
-        String tracestate = null;
-        String b3 = null;
-        if (traceparent != null) {
-            tracestate = req.getHeader("tracestate");
-        } else {
-            b3 = req.getHeader("b3");
-            if (b3 == null) {
-                String traceId = req.getHeader("X-B3-TraceId");
-                if (traceId != null) {
-                    b3 = Argus.b3Multi(traceId, req.getHeader("X-B3-SpanId"), req.getHeader("X-B3-Sampled"));
-                }
-            }
-        }
-        ActiveSpan span = Argus.serverStart(method, path, traceparent, tracestate, b3);
+        TomcatFields.REQUEST_METHOD.set(req, method);
+        TomcatFields.REQUEST_PATH.set(req, path);
+        ActiveSpan span = ServerCalls.start(method, path, req, CoyoteRequestHeaders.INSTANCE);
         if (span != null) {
-            req.setNote(Notes.SPAN, span);
+            TomcatFields.REQUEST_SPAN.set(req, span);
         }
     }
 }

@@ -24,16 +24,11 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       request ends when it returns with the request no longer async (again where Tomcat logs it).</li>
  *   <li>{@code StandardWrapperValve.exception(...)}: the exception a servlet or filter threw, kept for
  *       the span of a traced request.</li>
- *   <li>{@code connector.Request.getAttribute(String)}: answers {@value #OWNER_ATTRIBUTE} with
- *       {@code "tomcat"}, so that the servlet plugin leaves these requests to this plugin.</li>
  * </ul>
- * State that must outlive one method lives in the coyote request's notes (a fixed array Tomcat
- * allocates once per processor), never in objects allocated per request.
+ * State that must outlive one method lives in fields of the coyote request ({@link TomcatFields}), an
+ * object Tomcat allocates once per processor and recycles, never in objects allocated per request.
  */
 public final class TomcatPlugin implements ArgusPlugin {
-
-    /** Read by the servlet plugin; see {@link OwnerAttributeAdvice}. */
-    public static final String OWNER_ATTRIBUTE = "io.argus.server.owner";
 
     static final String ADAPTER = "org.apache.catalina.connector.CoyoteAdapter";
     static final String COYOTE_REQUEST = "org.apache.coyote.Request";
@@ -42,6 +37,7 @@ public final class TomcatPlugin implements ArgusPlugin {
     static final String WRAPPER_VALVE = "org.apache.catalina.core.StandardWrapperValve";
 
     private static final String ADVICE = "io.argus.plugin.tomcat.";
+    private static final String FIELDS = ADVICE + "TomcatFields";
 
     @Override
     public String name() {
@@ -50,7 +46,12 @@ public final class TomcatPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(COYOTE_REQUEST, TomcatFields.SPAN).field(COYOTE_REQUEST, TomcatFields.METHOD)
+                .field(COYOTE_REQUEST, TomcatFields.PATH).field(COYOTE_REQUEST, TomcatFields.ERROR)
+                .longField(COYOTE_REQUEST, TomcatFields.START);
+
         probes.type(ADAPTER)
+                .helpers(FIELDS, ADVICE + "CoyoteRequestHeaders", ADVICE + "RequestEnd")
                 .advise(named("service").and(takesArguments(2))
                                 .and(takesArgument(0, named(COYOTE_REQUEST)))
                                 .and(takesArgument(1, named(COYOTE_RESPONSE))),
@@ -63,12 +64,9 @@ public final class TomcatPlugin implements ArgusPlugin {
                                 .and(takesArgument(0, named(COYOTE_REQUEST)))
                                 .and(takesArgument(1, named(COYOTE_RESPONSE))),
                         ADVICE + "AsyncDispatchAdvice");
-        probes.type(WRAPPER_VALVE)
+        probes.type(WRAPPER_VALVE).helpers(FIELDS)
                 .advise(named("exception").and(takesArgument(0, named(REQUEST)))
                                 .and(takesArgument(2, named("java.lang.Throwable"))),
                         ADVICE + "WrapperExceptionAdvice");
-        probes.type(REQUEST)
-                .advise(named("getAttribute").and(takesArguments(1)).and(takesArgument(0, named("java.lang.String"))),
-                        ADVICE + "OwnerAttributeAdvice");
     }
 }

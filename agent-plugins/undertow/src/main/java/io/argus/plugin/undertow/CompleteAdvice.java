@@ -1,7 +1,7 @@
 package io.argus.plugin.undertow;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.server.ServerCalls;
 import io.undertow.server.DefaultResponseListener;
 import io.undertow.server.HttpServerExchange;
 import net.bytebuddy.asm.Advice;
@@ -13,9 +13,8 @@ import net.bytebuddy.asm.Advice;
  * exchange; the advice runs only while it is not -1. Exchanges that never got a start time
  * (rejected before any handler) are not recorded.
  *
- * <p>Records the final status; a traced exchange (lowest bit of its start time) takes its span back
- * from {@code Argus.unbind} and carries the exception that escaped a root handler, if any. Untraced
- * exchanges allocate nothing.
+ * <p>Records the final status; a traced exchange takes its span off the exchange and carries the
+ * exception that escaped a root handler, if any. Untraced exchanges allocate nothing.
  */
 public final class CompleteAdvice {
 
@@ -29,16 +28,9 @@ public final class CompleteAdvice {
         if (listeners < 0 || startNanos == -1L) {
             return;
         }
-        ActiveSpan span = null;
-        Throwable error = null;
-        if ((startNanos & 1L) != 0) {
-            Object bound = Argus.unbind(exchange);
-            if (bound instanceof ActiveSpan) {
-                span = (ActiveSpan) bound;
-                error = exchange.getAttachment(DefaultResponseListener.EXCEPTION);
-            }
-        }
-        String path = exchange.isHostIncludedInRequestURI() ? exchange.getRequestPath() : exchange.getRequestURI();
-        Argus.serverEnd(span, startNanos, exchange.getRequestMethod().toString(), path, exchange.getStatusCode(), error);
+        ActiveSpan span = UndertowFields.EXCHANGE_SPAN.remove(exchange);
+        Throwable error = span == null ? null : exchange.getAttachment(DefaultResponseListener.EXCEPTION);
+        ServerCalls.end(span, startNanos, exchange.getRequestMethod().toString(), UndertowFields.path(exchange),
+                exchange.getStatusCode(), error);
     }
 }

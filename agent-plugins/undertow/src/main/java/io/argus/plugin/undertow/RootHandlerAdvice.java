@@ -1,7 +1,7 @@
 package io.argus.plugin.undertow;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
 import io.undertow.server.Connectors;
 import io.undertow.server.HttpServerExchange;
 import net.bytebuddy.asm.Advice;
@@ -13,10 +13,9 @@ import net.bytebuddy.asm.Advice;
  * <p>Enter: an exchange without a start time (the default, {@code RECORD_REQUEST_START_TIME} off) is
  * reaching a root handler for the first time, so its start is recorded now through Undertow's own
  * {@code Connectors.setRequestStartTime}, which starts the request ({@link StartAdvice}). Then, for a
- * traced exchange only (lowest bit of the start time), the span is made current on this thread until
- * the handler returns.
+ * traced exchange only, the span is made current on this thread until the handler returns.
  *
- * <p>Untraced exchanges allocate nothing: a field read, a nanoTime, a bit test.
+ * <p>Untraced exchanges allocate nothing: a field read, a nanoTime, a field read.
  */
 public final class RootHandlerAdvice {
 
@@ -26,27 +25,21 @@ public final class RootHandlerAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static Object enter(@Advice.Argument(1) HttpServerExchange exchange,
                                @Advice.Local("argusAttached") boolean attached) {
-        long start = exchange.getRequestStartTime();
-        if (start == -1L) {
+        if (exchange.getRequestStartTime() == -1L) {
             Connectors.setRequestStartTime(exchange);
-            start = exchange.getRequestStartTime();
         }
-        if (start == -1L || (start & 1L) == 0) {
-            return null;
-        }
-        ActiveSpan span = Argus.unbind(exchange);
+        ActiveSpan span = UndertowFields.EXCHANGE_SPAN.get(exchange);
         if (span == null) {
             return null;
         }
-        Argus.bind(exchange, span);
         attached = true;
-        return Argus.attachContext(span);
+        return TraceContext.attach(span);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     public static void exit(@Advice.Enter Object previous, @Advice.Local("argusAttached") boolean attached) {
         if (attached) {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
         }
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.servlet.javax;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.server.ServerCalls;
+import io.argus.plugin.servlet.RequestFields;
 
 import javax.servlet.AsyncContext;
 import javax.servlet.AsyncEvent;
@@ -14,8 +15,9 @@ import javax.servlet.http.HttpServletResponse;
 /**
  * Ends a request that the servlet probe recorded and that went async, when the container completes it
  * (after a {@code complete()}, the end of the last dispatch, a timeout or an error). Stateless: one
- * instance per servlet context, registered on each such request; the request's own attributes carry
- * the start time, path and span, and are removed, so the request is recorded once.
+ * instance per class loader, registered on each such request; fields of the container's request
+ * object ({@link RequestFields}) carry the start time, path and span, and are cleared, so the request
+ * is recorded once.
  *
  * <p>A helper class: never loaded by the agent. The engine defines it in the class loader of the
  * application's {@code HttpServlet} (see {@code TypeProbe#helpers}), because an AsyncListener must
@@ -36,28 +38,18 @@ public final class AsyncEndListener implements AsyncListener {
         if (!(request instanceof HttpServletRequest)) {
             return;
         }
-        Object start = request.getAttribute("io.argus.servlet.start");
-        if (!(start instanceof Long)) {
+        ServletRequest owner = ContainerRequest.of(request);
+        long start = RequestFields.REQUEST_START.remove(owner);
+        if (start == 0) {
             return;
         }
-        request.removeAttribute("io.argus.servlet.start");
-        Object path = request.getAttribute("io.argus.servlet.path");
-        request.removeAttribute("io.argus.servlet.path");
-        Object span = request.getAttribute("io.argus.server.owner");
-        if (span instanceof ActiveSpan) {
-            request.removeAttribute("io.argus.server.owner");
-        } else {
-            span = null;
-        }
-        Object error = request.getAttribute("io.argus.servlet.error");
-        if (error != null) {
-            request.removeAttribute("io.argus.servlet.error");
-        }
+        String path = RequestFields.REQUEST_PATH.remove(owner);
+        ActiveSpan span = RequestFields.REQUEST_SPAN.remove(owner);
+        Throwable error = RequestFields.REQUEST_ERROR.remove(owner);
         ServletResponse response = response(event);
         int status = response instanceof HttpServletResponse ? ((HttpServletResponse) response).getStatus() : 200;
-        Argus.serverEnd((ActiveSpan) span, ((Long) start).longValue(), ((HttpServletRequest) request).getMethod(),
-                path instanceof String ? (String) path : ((HttpServletRequest) request).getRequestURI(), status,
-                error instanceof Throwable ? (Throwable) error : null);
+        ServerCalls.end(span, start, ((HttpServletRequest) request).getMethod(),
+                path != null ? path : ((HttpServletRequest) request).getRequestURI(), status, error);
     }
 
     @Override
@@ -69,8 +61,11 @@ public final class AsyncEndListener implements AsyncListener {
     public void onError(AsyncEvent event) {
         ServletRequest request = request(event);
         Throwable error = event.getThrowable();
-        if (request != null && error != null && request.getAttribute("io.argus.server.owner") instanceof ActiveSpan) {
-            request.setAttribute("io.argus.servlet.error", error);
+        if (request != null && error != null) {
+            ServletRequest owner = ContainerRequest.of(request);
+            if (RequestFields.REQUEST_SPAN.get(owner) != null) {
+                RequestFields.REQUEST_ERROR.set(owner, error);
+            }
         }
     }
 

@@ -1,7 +1,9 @@
 package io.argus.plugin.servlet.javax;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.context.TraceContext;
+import io.argus.bridge.server.ServerCalls;
+import io.argus.plugin.servlet.RequestFields;
 import net.bytebuddy.asm.Advice;
 
 import javax.servlet.DispatcherType;
@@ -15,22 +17,22 @@ import javax.servlet.http.HttpServletResponse;
  * build compiles a copy of this class for {@code jakarta.servlet} (package
  * {@code io.argus.plugin.servlet.jakarta}) with the namespace rewritten; keep it to Servlet 3.0 API.
  *
- * <p>Enter, on a {@code REQUEST} dispatch of an HTTP request that has no
- * {@code io.argus.server.owner} attribute (no container plugin records it, and no outer call of
- * this probe traces it): reads the trace headers, starts the span, and for a traced request sets the
- * attribute to the span. On an {@code ASYNC} dispatch of a request this probe traces, the span is
- * made current while the servlet runs. Anything else is left alone.
+ * <p>Enter, on a {@code REQUEST} dispatch of an HTTP request that no one else records (no container
+ * plugin, no outer call of this probe; see {@link RequestFields#recordedElsewhere}): starts the span
+ * (the core reads the trace headers through {@link RequestHeaders}) and keeps a traced request's span
+ * on the container's request object. On an {@code ASYNC} dispatch of a request this probe traces,
+ * the span is made current while the servlet runs. Anything else is left alone.
  *
  * <p>Exit: a request that did not go async ends here, with the response status (500 if the servlet
  * threw before the response was committed, as the container will answer). A request that went async
- * keeps its start time and path in request attributes, its span leaves this thread, and the shared
- * {@code AsyncEndListener} ends it when the container completes it. That listener is a helper class
- * of the probe: the engine defined it in this class's loader before inlining this advice, so the
- * advice names it directly and registers its one shared instance. If registering fails, the request
- * ends here instead, and the failure is counted as an advice error.
+ * keeps its start time and path on the container's request object, its span leaves this thread, and
+ * the shared {@code AsyncEndListener} ends it when the container completes it. That listener is a
+ * helper class of the probe: the engine defined it in this class's loader before inlining this
+ * advice, so the advice registers its one shared instance. If registering fails, the request ends
+ * here instead, and the failure is rethrown to the engine's handler, which counts it as an advice error.
  *
- * <p>Untraced synchronous requests allocate nothing here: an attribute look-up, header look-ups,
- * the method and path Strings the container keeps (see README.md), and locals.
+ * <p>Untraced synchronous requests allocate nothing here: field reads, header look-ups, the method and
+ * path Strings the container keeps (see README.md), and locals.
  */
 public final class ServiceAdvice {
 
@@ -50,37 +52,24 @@ public final class ServiceAdvice {
         DispatcherType dispatch = request.getDispatcherType();
         if (dispatch != DispatcherType.REQUEST) {
             if (dispatch == DispatcherType.ASYNC) {
-                Object span = request.getAttribute("io.argus.server.owner");
-                if (span instanceof ActiveSpan) {
-                    previous = Argus.attachContext(span);
+                ActiveSpan span = RequestFields.REQUEST_SPAN.get(ContainerRequest.of(req));
+                if (span != null) {
+                    previous = TraceContext.attach(span);
                     mode = 2;
                 }
             }
             return null;
         }
-        if (request.getAttribute("io.argus.server.owner") != null) {
+        ServletRequest owner = ContainerRequest.of(req);
+        if (RequestFields.recordedElsewhere(owner)) {
             return null;
         }
         mode = 1;
         start = System.nanoTime();
         path = request.getRequestURI();
-        String traceparent = request.getHeader("traceparent");
-        String tracestate = null;
-        String b3 = null;
-        if (traceparent != null) {
-            tracestate = request.getHeader("tracestate");
-        } else {
-            b3 = request.getHeader("b3");
-            if (b3 == null) {
-                String traceId = request.getHeader("X-B3-TraceId");
-                if (traceId != null) {
-                    b3 = Argus.b3Multi(traceId, request.getHeader("X-B3-SpanId"), request.getHeader("X-B3-Sampled"));
-                }
-            }
-        }
-        ActiveSpan span = Argus.serverStart(request.getMethod(), path, traceparent, tracestate, b3);
+        ActiveSpan span = ServerCalls.start(request.getMethod(), path, request, RequestHeaders.INSTANCE);
         if (span != null) {
-            request.setAttribute("io.argus.server.owner", span);
+            RequestFields.REQUEST_SPAN.set(owner, span);
         }
         return span;
     }
@@ -93,29 +82,31 @@ public final class ServiceAdvice {
                             @Advice.Local("argusStart") long start,
                             @Advice.Local("argusPath") String path,
                             @Advice.Local("argusPrevious") Object previous,
-                            @Advice.Thrown Throwable thrown) {
+                            @Advice.Thrown Throwable thrown) throws Throwable {
         if (mode == 2) {
-            Argus.restoreContext(previous);
+            TraceContext.restore(previous);
             return;
         }
         if (mode != 1) {
             return;
         }
         HttpServletRequest request = (HttpServletRequest) req;
+        ServletRequest owner = ContainerRequest.of(req);
+        Throwable unregistered = null;
         if (thrown == null && request.isAsyncStarted()) {
             try {
                 // inside the dispatch that started async: the completion cannot run before this returns
-                request.setAttribute("io.argus.servlet.start", Long.valueOf(start));
-                request.setAttribute("io.argus.servlet.path", path);
+                RequestFields.REQUEST_START.set(owner, start);
+                RequestFields.REQUEST_PATH.set(owner, path);
                 request.getAsyncContext().addListener(AsyncEndListener.INSTANCE);
                 if (span != null) {
-                    Argus.detach(span);
+                    TraceContext.detach(span);
                 }
                 return;
             } catch (Throwable t) {
-                Argus.adviceError(t);
-                request.removeAttribute("io.argus.servlet.start");
-                request.removeAttribute("io.argus.servlet.path");
+                RequestFields.REQUEST_START.remove(owner);
+                RequestFields.REQUEST_PATH.remove(owner);
+                unregistered = t;
             }
         }
         int status = res instanceof HttpServletResponse ? ((HttpServletResponse) res).getStatus() : 200;
@@ -123,8 +114,11 @@ public final class ServiceAdvice {
             status = 500;
         }
         if (span != null) {
-            request.removeAttribute("io.argus.server.owner");
+            RequestFields.REQUEST_SPAN.remove(owner);
         }
-        Argus.serverEnd(span, start, request.getMethod(), path, status, thrown);
+        ServerCalls.end(span, start, request.getMethod(), path, status, thrown);
+        if (unregistered != null) {
+            throw unregistered;
+        }
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.servlet.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 
 import javax.servlet.AsyncContext;
 import javax.servlet.DispatcherType;
@@ -78,8 +79,8 @@ public final class Endpoints {
     /** What an HTTP client plugin does around an outgoing call. */
     static void clientCall() {
         long start = System.nanoTime();
-        ActiveSpan span = Argus.clientStart("GET", "downstream.test", 80, "http://downstream.test/child");
-        Argus.clientEnd(span, start, "GET", "downstream.test", 200, null);
+        ActiveSpan span = ClientCalls.start("GET", "downstream.test", 80, "http://downstream.test/child");
+        ClientCalls.end(span, start, "GET", "downstream.test", 200, null);
     }
 
     public static final class Hello extends HttpServlet {
@@ -166,7 +167,7 @@ public final class Endpoints {
     public static final class Ctx extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
-            resp.setStatus(Argus.currentContext() == null ? 200 : 409);
+            resp.setStatus(TraceContext.current() == null ? 200 : 409);
         }
     }
 }

@@ -1,7 +1,8 @@
 package io.argus.plugin.tomcat.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.ClassVisibility;
 import org.apache.catalina.Context;
 import org.apache.catalina.Wrapper;
@@ -114,7 +115,7 @@ public final class TomcatApp {
         add(context, "ctx", new HttpServlet() {
             @Override
             protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
-                resp.setStatus(Argus.currentContext() == null ? 200 : 409);
+                resp.setStatus(TraceContext.current() == null ? 200 : 409);
             }
         }, "/ctx");
 
@@ -127,8 +128,8 @@ public final class TomcatApp {
     /** What an HTTP client plugin does around an outgoing call. */
     static void clientCall() {
         long start = System.nanoTime();
-        ActiveSpan span = Argus.clientStart("GET", "downstream.test", 80, "http://downstream.test/child");
-        Argus.clientEnd(span, start, "GET", "downstream.test", 200, null);
+        ActiveSpan span = ClientCalls.start("GET", "downstream.test", 80, "http://downstream.test/child");
+        ClientCalls.end(span, start, "GET", "downstream.test", 200, null);
     }
 
     private static void add(Context context, String name, HttpServlet servlet, String... patterns) {

@@ -1,7 +1,8 @@
 package io.argus.plugin.undertow.app;
 
 import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.Argus;
+import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.ClassVisibility;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
@@ -64,7 +65,7 @@ public final class UndertowApp {
             exchange.getResponseSender().send("child");
         }));
         paths.addExactPath("/ctx", onWorker(exchange -> {
-            exchange.setStatusCode(Argus.currentContext() == null ? 200 : 409);
+            exchange.setStatusCode(TraceContext.current() == null ? 200 : 409);
             exchange.endExchange();
         }));
 
@@ -95,7 +96,7 @@ public final class UndertowApp {
     /** What an HTTP client plugin does around an outgoing call. */
     static void clientCall() {
         long start = System.nanoTime();
-        ActiveSpan span = Argus.clientStart("GET", "downstream.test", 80, "http://downstream.test/child");
-        Argus.clientEnd(span, start, "GET", "downstream.test", 200, null);
+        ActiveSpan span = ClientCalls.start("GET", "downstream.test", 80, "http://downstream.test/child");
+        ClientCalls.end(span, start, "GET", "downstream.test", 200, null);
     }
 }
