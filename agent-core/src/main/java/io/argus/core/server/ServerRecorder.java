@@ -49,12 +49,14 @@ public final class ServerRecorder implements ServerHooks {
     public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
         long now = System.nanoTime();
         boolean failed = error != null || status >= 500;
-        // named by the path the request ended with (a forward may change it), traced or not
+        // metrics: the path the request ended with (a forward may change it), traced or not;
+        // the span keeps the name of the path it started with
         String route = routes.route(path);
         metrics.record(method, route, status, now - startNanos, failed);
         if (span instanceof RecordedSpan) {
             RecordedSpan recorded = (RecordedSpan) span;
-            recorded.setRoute(route);
+            String started = recorded.target();
+            recorded.setRoute(started == null || started.equals(path) ? route : routes.route(started));
             recorded.setHttpStatus(status);
             tracer.end(recorded, now, error, failed);
         }
