@@ -72,6 +72,11 @@ abstract class AbstractServletIT extends AbstractContainerPluginIT {
         return !containerPlugin().equals("tomcat");
     }
 
+    /** The path the metrics record for /forward (the undertow plugin records the path Undertow reports at the end). */
+    String forwardMetricPath() {
+        return "/forward";
+    }
+
     /** Whether the span of a request whose servlet threw carries the exception (the undertow plugin leaves it out). */
     boolean exceptionTagged() {
         return true;
@@ -100,7 +105,7 @@ abstract class AbstractServletIT extends AbstractContainerPluginIT {
             Map<String, Long> expected = new HashMap<>(Map.of(
                     "GET /hello/basic 200", (long) N, "GET /fail 500", 1L, "GET /boom 500", 1L,
                     "GET /hello/unsampled 200", 1L, "GET /hello/malformed 200", 1L, "GET /hello/w3c 200", 1L,
-                    "GET /async 200", 1L, "GET /asyncdispatch 200", 1L, "GET /child 200", 1L, "GET /forward 200", 1L));
+                    "GET /async 200", 1L, "GET /asyncdispatch 200", 1L, "GET /child 200", 1L, "GET " + forwardMetricPath() + " 200", 1L));
             expected.put("GET /nested 200", 1L);
             List<String> roots = new ArrayList<>(List.of(
                     "GET /hello/basic", "GET /hello/basic", "GET /hello/basic", "GET /hello/basic", "GET /hello/basic",
