@@ -24,6 +24,15 @@ public final class ServerCalls {
         return hooks.start(method, path, request, headers);
     }
 
+    /**
+     * Names the server request in progress on this thread by its framework's route template
+     * ({@code /api/orders/{id}}): its span and metrics use it instead of the path. Called by framework
+     * plugins (Spring MVC, JAX-RS) once the request is matched; the last call before {@link #end} wins.
+     */
+    public static void route(String template) {
+        hooks.route(template);
+    }
+
     /** Records the request in the server metrics and ends the span, if any. */
     public static void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
         hooks.end(span, startNanos, method, path, status, error);

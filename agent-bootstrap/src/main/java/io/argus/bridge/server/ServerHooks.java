@@ -10,6 +10,8 @@ public interface ServerHooks {
 
     void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error);
 
+    void route(String template);
+
     /** Does nothing; in place until the core installs itself, and when the agent is off. */
     ServerHooks NOOP = new ServerHooks() {
         @Override
@@ -19,6 +21,10 @@ public interface ServerHooks {
 
         @Override
         public void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
+        }
+
+        @Override
+        public void route(String template) {
         }
     };
 }

@@ -14,6 +14,15 @@ public final class ServerRecorder implements ServerHooks {
     private final Tracer tracer;
     private final CallMetricsTable metrics;
     private final RouteNormalizer routes;
+    /** The template a framework named for the request in progress on each thread. */
+    private final ThreadLocal<String[]> templates = new ThreadLocal<String[]>() {
+        @Override
+        protected String[] initialValue() {
+            return new String[1];
+        }
+    };
+    /** Set once a framework plugin names a route: until then no request pays for the thread-local. */
+    private volatile boolean templatesSeen;
 
     public ServerRecorder(Tracer tracer, CallMetricsTable metrics, RouteNormalizer routes) {
         this.tracer = tracer;
@@ -24,6 +33,9 @@ public final class ServerRecorder implements ServerHooks {
     /** The one place that reads inbound propagation headers: W3C first, then B3 single, then B3 multi. */
     @Override
     public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
+        if (templatesSeen) {
+            templates.get()[0] = null;
+        }
         if (request == null || headers == null) {
             return tracer.startServer(method, path, null, null, null);
         }
@@ -51,14 +63,31 @@ public final class ServerRecorder implements ServerHooks {
         boolean failed = error != null || status >= 500;
         // metrics: the path the request ended with (a forward may change it), traced or not;
         // the span keeps the name of the path it started with
-        String route = routes.route(path);
+        String template = templatesSeen ? takeTemplate() : null;
+        String route = template != null ? template : routes.route(path);
         metrics.record(method, route, status, now - startNanos, failed);
         if (span instanceof RecordedSpan) {
             RecordedSpan recorded = (RecordedSpan) span;
             String started = recorded.target();
-            recorded.setRoute(started == null || started.equals(path) ? route : routes.route(started));
+            recorded.setRoute(template != null || started == null || started.equals(path) ? route : routes.route(started));
             recorded.setHttpStatus(status);
             tracer.end(recorded, now, error, failed);
         }
+    }
+
+    @Override
+    public void route(String template) {
+        if (template != null) {
+            templatesSeen = true;
+            templates.get()[0] = template;
+        }
+    }
+
+    /** The template named on this thread since the request started (a request ended on another thread has none). */
+    private String takeTemplate() {
+        String[] slot = templates.get();
+        String template = slot[0];
+        slot[0] = null;
+        return template;
     }
 }

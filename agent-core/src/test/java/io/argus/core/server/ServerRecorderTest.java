@@ -70,4 +70,22 @@ class ServerRecorderTest {
         request(recorder(0, true), "/honoured", Map.of("traceparent", SAMPLED));
         assertThat(spans).hasSize(2);
     }
+
+    @Test
+    void aFrameworkTemplateNamesTheRequestTracedOrNot() {
+        ServerRecorder traced = recorder(100, true);
+        ActiveSpan span = traced.start("GET", "/api/orders/abc", Map.of(), HEADERS);
+        traced.route("/api/orders/{orderId}");
+        traced.end(span, System.nanoTime(), "GET", "/api/orders/abc", 200, null);
+        ServerRecorder untraced = recorder(0, true);
+        ActiveSpan none = untraced.start("GET", "/api/orders/xyz", Map.of(), HEADERS);
+        untraced.route("/api/orders/{orderId}");
+        untraced.end(none, System.nanoTime(), "GET", "/api/orders/xyz", 200, null);
+        // the next request on the thread names no template: back to the normalised path
+        request(untraced, "/api/orders/7", Map.of());
+        assertThat(metrics.takeSnapshots()).extracting(s -> s.target + " " + s.count)
+                .containsExactlyInAnyOrder("/api/orders/{orderId} 2", "/api/orders/{id} 1");
+        assertThat(spans).extracting(RecordedSpan::displayName).containsExactly("GET /api/orders/{orderId}");
+        assertThat(spans.get(0).target()).isEqualTo("/api/orders/abc");
+    }
 }

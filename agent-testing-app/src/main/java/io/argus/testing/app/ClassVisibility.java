@@ -24,4 +24,13 @@ public final class ClassVisibility {
             return false;
         }
     }
+
+    /** Whether the agent gave {@code object}'s class real fields as it loaded (it implements the bridge's FieldOwner). */
+    public static boolean isFieldOwner(Object object) {
+        try {
+            return Class.forName("io.argus.bridge.state.FieldOwner", false, null).isInstance(object);
+        } catch (ClassNotFoundException noAgent) {
+            return false;
+        }
+    }
 }

@@ -100,6 +100,19 @@ abstract class AbstractJettyIT extends AbstractServerPluginIT {
         }
     }
 
+    // ---- request state in real fields
+
+    @Test
+    void requestsCarryTheirStateInRealFieldsWhenTheEngineIsReadyFirst() throws Exception {
+        String service = service("fields", JDK);
+        try (AgentApp app = start(service, JDK, 100).agent("argus.startup.waitForInstrumentation", true).start()) {
+            int port = readyPort(app);
+            assertThat(get(port, "/fields")).as("Jetty's request class implements FieldOwner").isEqualTo(200);
+            assertThat(get(port, "/async")).isEqualTo(200);
+            awaitServerMetrics(service, java.util.Map.of("GET /fields 200", 1L, "GET /async 200", 1L));
+        }
+    }
+
     // ---- 4: switched off
 
     @Test

@@ -53,6 +53,10 @@ public final class Jetty12App {
                         return true;
                     case "/boom":
                         throw new IllegalStateException("boom");
+                    case "/fields":
+                        // did the agent give the channel's request its fields as the class loaded?
+                        write(response, ClassVisibility.isFieldOwner(Request.unWrap(request)) ? 200 : 409, "fields", callback);
+                        return true;
                     case "/async":
                         later.schedule(() -> write(response, 200, "async", callback), ASYNC_DELAY_MS, TimeUnit.MILLISECONDS);
                         return true;

@@ -48,6 +48,13 @@ public final class Jetty9App {
                 resp.getWriter().print("hello");
             }
         });
+        context.addServlet(new ServletHolder(new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+                // did the agent give Jetty's request its fields as the class loaded?
+                resp.setStatus(ClassVisibility.isFieldOwner(org.eclipse.jetty.server.Request.getBaseRequest(req)) ? 200 : 409);
+            }
+        }), "/fields");
         context.addServlet(hello, "/hello");
         context.addServlet(hello, "/hello/*");
         context.addServlet(new ServletHolder(new HttpServlet() {
