@@ -4,6 +4,7 @@ import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
+import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -16,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -46,6 +48,7 @@ public final class Collector implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ScheduledExecutorService housekeeping;
+    private final ScheduledExecutorService retention;
     private IngestServer ingest;
     private HttpApiServer http;
     private volatile boolean closed;
@@ -75,6 +78,13 @@ public final class Collector implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // its own thread: a long delete never holds up saving agent state
+        this.retention = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "argus-retention");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        });
     }
 
     /**
@@ -98,6 +108,7 @@ public final class Collector implements AutoCloseable {
             c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
                     c.meters);
             c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
+            c.scheduleRetention(Clock.systemUTC());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             c.close();
@@ -113,6 +124,14 @@ public final class Collector implements AutoCloseable {
 
     private static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    private void scheduleRetention(Clock clock) {
+        Retention pass = new Retention(storage, clock, config.retentionSpans(), config.retentionMetrics(), meters);
+        if (!pass.keepsEverything()) {
+            long every = config.retentionInterval().toMillis();
+            retention.scheduleWithFixedDelay(pass, 0, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     private void saveAgents() {
@@ -168,6 +187,13 @@ public final class Collector implements AutoCloseable {
             http.close();
         }
         housekeeping.shutdownNow();
+        retention.shutdownNow();
+        try {
+            // a pass in flight finishes its statement before the storage closes under it
+            retention.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (EventLoopGroup g : List.of(boss, workers)) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
