@@ -4,6 +4,7 @@ import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
+import io.argus.collector.otlp.OtlpHttpServer;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
@@ -51,6 +52,7 @@ public final class Collector implements AutoCloseable {
     private final ScheduledExecutorService retention;
     private IngestServer ingest;
     private HttpApiServer http;
+    private OtlpHttpServer otlp;
     private volatile boolean closed;
 
     private Collector(CollectorConfig config) {
@@ -107,6 +109,10 @@ public final class Collector implements AutoCloseable {
                     c.storage, c.registry, c.ingestMetrics);
             c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
                     c.meters);
+            if (config.otlpHttpPort() != 0) {
+                c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
+                        config.maxOtlpBodyBytes(), c.storage, c.registry, c.meters);
+            }
             c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
             c.scheduleRetention(Clock.systemUTC());
         } catch (InterruptedException e) {
@@ -118,7 +124,9 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e, e);
         }
         LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort()) + ", http http://"
-                + hostPort(config.bind(), c.httpPort()) + "/, data " + config.dataDir());
+                + hostPort(config.bind(), c.httpPort()) + "/, "
+                + (c.otlp == null ? "" : "otlp http://" + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
+                + "data " + config.dataDir());
         return c;
     }
 
@@ -150,6 +158,11 @@ public final class Collector implements AutoCloseable {
     /** The port of the HTTP API and UI (the real one when the config asked for 0). */
     public int httpPort() {
         return http.port();
+    }
+
+    /** The OTLP/HTTP port (the real one when the config asked for any free port); 0 when the receiver is off. */
+    public int otlpHttpPort() {
+        return otlp == null ? 0 : otlp.port();
     }
 
     /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/}. */
@@ -185,6 +198,9 @@ public final class Collector implements AutoCloseable {
         }
         if (http != null) {
             http.close();
+        }
+        if (otlp != null) {
+            otlp.close();
         }
         housekeeping.shutdownNow();
         retention.shutdownNow();
