@@ -64,7 +64,8 @@ final class CollectorRunner implements AutoCloseable {
         } else {
             cmd.addAll(List.of(java.toString(), "-Xmx1g", "-cp", classpath, "io.argus.collector.CollectorMain"));
         }
-        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--data-dir", dataDir.toString()));
+        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
+                dataDir.toString()));
         ChildProcesses.Child child = ChildProcesses.start(cmd, log, env);
         String line = child.await(l -> STARTED.matcher(l).find(), 60_000);
         if (line == null) {

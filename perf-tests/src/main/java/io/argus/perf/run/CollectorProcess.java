@@ -54,7 +54,7 @@ public final class CollectorProcess implements AutoCloseable {
         }
         Files.createDirectories(dataDir);
         List<String> cmd = List.of(home.collectorScript().toString(), "--ingest-port", Integer.toString(ingest),
-                "--http-port", Integer.toString(http), "--data-dir", dataDir.toString());
+                "--http-port", Integer.toString(http), "--otlp-http-port", "0", "--data-dir", dataDir.toString());
         ManagedProcess p = ManagedProcess.start("collector", cmd, dataDir, Map.of("JAVA_HOME", javaHome.toString()),
                 log, Map.of("ready", READY));
         CollectorProcess c = new CollectorProcess(p, ingest, http, dataDir);
