@@ -34,7 +34,7 @@ public final class TestCollector implements AutoCloseable {
     /** On a chosen ingest port, e.g. to bring a collector back where agents expect it. */
     public static TestCollector start(Path dataDir, int ingestPort) {
         return new TestCollector(Collector.start(CollectorConfig.builder()
-                .ingestPort(ingestPort).httpPort(0).dataDir(dataDir).build()));
+                .ingestPort(ingestPort).httpPort(0).otlpHttpPort(0).dataDir(dataDir).build()));
     }
 
     /** A loopback port that was free a moment ago. */

@@ -4,6 +4,8 @@ import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
+import io.argus.collector.otlp.OtlpHttpServer;
+import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -16,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -46,8 +49,10 @@ public final class Collector implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ScheduledExecutorService housekeeping;
+    private final ScheduledExecutorService retention;
     private IngestServer ingest;
     private HttpApiServer http;
+    private OtlpHttpServer otlp;
     private volatile boolean closed;
 
     private Collector(CollectorConfig config) {
@@ -75,6 +80,13 @@ public final class Collector implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // its own thread: a long delete never holds up saving agent state
+        this.retention = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "argus-retention");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        });
     }
 
     /**
@@ -97,7 +109,12 @@ public final class Collector implements AutoCloseable {
                     c.storage, c.registry, c.ingestMetrics);
             c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
                     c.meters);
+            if (config.otlpHttpPort() != 0) {
+                c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
+                        config.maxOtlpBodyBytes(), c.storage, c.registry, c.meters);
+            }
             c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
+            c.scheduleRetention(Clock.systemUTC());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             c.close();
@@ -107,12 +124,22 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e, e);
         }
         LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort()) + ", http http://"
-                + hostPort(config.bind(), c.httpPort()) + "/, data " + config.dataDir());
+                + hostPort(config.bind(), c.httpPort()) + "/, "
+                + (c.otlp == null ? "" : "otlp http://" + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
+                + "data " + config.dataDir());
         return c;
     }
 
     private static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    private void scheduleRetention(Clock clock) {
+        Retention pass = new Retention(storage, clock, config.retentionSpans(), config.retentionMetrics(), meters);
+        if (!pass.keepsEverything()) {
+            long every = config.retentionInterval().toMillis();
+            retention.scheduleWithFixedDelay(pass, 0, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     private void saveAgents() {
@@ -131,6 +158,11 @@ public final class Collector implements AutoCloseable {
     /** The port of the HTTP API and UI (the real one when the config asked for 0). */
     public int httpPort() {
         return http.port();
+    }
+
+    /** The OTLP/HTTP port (the real one when the config asked for any free port); 0 when the receiver is off. */
+    public int otlpHttpPort() {
+        return otlp == null ? 0 : otlp.port();
     }
 
     /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/}. */
@@ -167,7 +199,17 @@ public final class Collector implements AutoCloseable {
         if (http != null) {
             http.close();
         }
+        if (otlp != null) {
+            otlp.close();
+        }
         housekeeping.shutdownNow();
+        retention.shutdownNow();
+        try {
+            // a pass in flight finishes its statement before the storage closes under it
+            retention.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (EventLoopGroup g : List.of(boss, workers)) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }

@@ -8,7 +8,11 @@ import java.util.Objects;
  * Settings of one collector. Immutable; build one with {@link #builder()}.
  *
  * <p>Port {@code 0} means "pick a free ephemeral port"; read the real one back from
- * {@link Collector#ingestPort()} / {@link Collector#httpPort()}.
+ * {@link Collector#ingestPort()} / {@link Collector#httpPort()}. The OTLP/HTTP port is the exception: there
+ * {@code 0} switches the receiver off and {@link #ANY_FREE_PORT} picks a free port
+ * ({@link Collector#otlpHttpPort()}).
+ *
+ * <p>Retention ages of {@link Duration#ZERO} keep that kind of data forever.
  */
 public record CollectorConfig(
         String bind,
@@ -19,7 +23,12 @@ public record CollectorConfig(
         String token,
         int maxBatchSpans,
         Duration idleTimeout,
-        int storeQueueSpans) {
+        int storeQueueSpans,
+        int otlpHttpPort,
+        int maxOtlpBodyBytes,
+        Duration retentionSpans,
+        Duration retentionMetrics,
+        Duration retentionInterval) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -29,11 +38,22 @@ public record CollectorConfig(
     public static final int DEFAULT_MAX_BATCH_SPANS = 10_000;
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
     public static final int DEFAULT_STORE_QUEUE_SPANS = 262_144;
+    /** OTLP/HTTP port: the one the OpenTelemetry specification assigns. */
+    public static final int DEFAULT_OTLP_HTTP_PORT = 4318;
+    /** For {@link Builder#otlpHttpPort(int)}: listen on any free port (0 there means off). */
+    public static final int ANY_FREE_PORT = -1;
+    public static final int DEFAULT_MAX_OTLP_BODY_BYTES = 4 * 1024 * 1024;
+    public static final Duration DEFAULT_RETENTION_SPANS = Duration.ofDays(7);
+    public static final Duration DEFAULT_RETENTION_METRICS = Duration.ofDays(30);
+    public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
 
     public CollectorConfig {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(retentionSpans, "retentionSpans");
+        Objects.requireNonNull(retentionMetrics, "retentionMetrics");
+        Objects.requireNonNull(retentionInterval, "retentionInterval");
         if (bind.isBlank()) {
             throw new IllegalArgumentException("bind must not be blank");
         }
@@ -51,6 +71,18 @@ public record CollectorConfig(
         if (storeQueueSpans < 1) {
             throw new IllegalArgumentException("storeQueueSpans must be positive, got " + storeQueueSpans);
         }
+        if (otlpHttpPort != ANY_FREE_PORT) {
+            checkPort("otlpHttpPort", otlpHttpPort);
+        }
+        if (maxOtlpBodyBytes < 64) {
+            throw new IllegalArgumentException("maxOtlpBodyBytes must be at least 64, got " + maxOtlpBodyBytes);
+        }
+        if (retentionSpans.isNegative() || retentionMetrics.isNegative()) {
+            throw new IllegalArgumentException("retention ages must not be negative");
+        }
+        if (retentionInterval.isNegative() || retentionInterval.isZero()) {
+            throw new IllegalArgumentException("retentionInterval must be positive, got " + retentionInterval);
+        }
         if (token != null && token.isEmpty()) {
             token = null;
         }
@@ -62,7 +94,10 @@ public record CollectorConfig(
         }
     }
 
-    /** The defaults: ingest 127.0.0.1:9898, HTTP 9897, data in ./data, 4 MiB frames, no token. */
+    /**
+     * The defaults: ingest 127.0.0.1:9898, HTTP 9897, OTLP/HTTP 4318, data in ./data, 4 MiB frames, no token,
+     * spans kept 7 days and metrics 30.
+     */
     public static CollectorConfig defaults() {
         return builder().build();
     }
@@ -82,7 +117,12 @@ public record CollectorConfig(
                 .token(token)
                 .maxBatchSpans(maxBatchSpans)
                 .idleTimeout(idleTimeout)
-                .storeQueueSpans(storeQueueSpans);
+                .storeQueueSpans(storeQueueSpans)
+                .otlpHttpPort(otlpHttpPort)
+                .maxOtlpBodyBytes(maxOtlpBodyBytes)
+                .retentionSpans(retentionSpans)
+                .retentionMetrics(retentionMetrics)
+                .retentionInterval(retentionInterval);
     }
 
     /** Hides the token. */
@@ -91,7 +131,10 @@ public record CollectorConfig(
         return "CollectorConfig[bind=" + bind + ", ingestPort=" + ingestPort + ", httpPort=" + httpPort
                 + ", dataDir=" + dataDir + ", maxFrameBytes=" + maxFrameBytes
                 + ", token=" + (token == null ? "none" : "***") + ", maxBatchSpans=" + maxBatchSpans
-                + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans + "]";
+                + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans
+                + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
+                + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
+                + ", retentionInterval=" + retentionInterval + "]";
     }
 
     public static final class Builder {
@@ -104,6 +147,11 @@ public record CollectorConfig(
         private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private int storeQueueSpans = DEFAULT_STORE_QUEUE_SPANS;
+        private int otlpHttpPort = DEFAULT_OTLP_HTTP_PORT;
+        private int maxOtlpBodyBytes = DEFAULT_MAX_OTLP_BODY_BYTES;
+        private Duration retentionSpans = DEFAULT_RETENTION_SPANS;
+        private Duration retentionMetrics = DEFAULT_RETENTION_METRICS;
+        private Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
 
         private Builder() {
         }
@@ -165,9 +213,43 @@ public record CollectorConfig(
             return this;
         }
 
+        /**
+         * OTLP/HTTP receiver port (default 4318); {@code 0} switches the receiver off,
+         * {@link #ANY_FREE_PORT} picks a free port.
+         */
+        public Builder otlpHttpPort(int otlpHttpPort) {
+            this.otlpHttpPort = otlpHttpPort;
+            return this;
+        }
+
+        /** Largest accepted OTLP request body in bytes, after decompression (default 4 MiB); larger ones get 413. */
+        public Builder maxOtlpBodyBytes(int maxOtlpBodyBytes) {
+            this.maxOtlpBodyBytes = maxOtlpBodyBytes;
+            return this;
+        }
+
+        /** Spans that started longer ago than this are deleted (default 7 days, {@link Duration#ZERO} = never). */
+        public Builder retentionSpans(Duration retentionSpans) {
+            this.retentionSpans = retentionSpans;
+            return this;
+        }
+
+        /** Metric rows older than this are deleted (default 30 days, {@link Duration#ZERO} = never). */
+        public Builder retentionMetrics(Duration retentionMetrics) {
+            this.retentionMetrics = retentionMetrics;
+            return this;
+        }
+
+        /** How often the retention pass runs; it also runs once at start (default 1 hour). */
+        public Builder retentionInterval(Duration retentionInterval) {
+            this.retentionInterval = retentionInterval;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
-                    idleTimeout, storeQueueSpans);
+                    idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
+                    retentionInterval);
         }
     }
 }

@@ -2,11 +2,15 @@ package io.argus.collector;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Command line entry point. Runs in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
@@ -24,6 +28,11 @@ public final class CollectorMain {
               --max-batch-spans N      most spans or metric entries in one batch (default 10000)
               --token TOKEN            require agents to present this token in their handshake
                                        (or set ARGUS_COLLECTOR_TOKEN)
+              --otlp-http-port PORT    OTLP/HTTP receiver port, POST /v1/traces and /v1/metrics
+                                       (default 4318, 0 = off)
+              --otlp-max-body-bytes N  largest accepted OTLP request body (default 4194304)
+              --retention-spans AGE    delete spans older than AGE, e.g. 12h, 7d (default 7d, 0 = keep)
+              --retention-metrics AGE  delete metrics older than AGE (default 30d, 0 = keep)
               --help                   show this help and exit
 
             Options take their value as the next argument or after '=' (--http-port=8080).
@@ -145,6 +154,10 @@ public final class CollectorMain {
                 }
                 case "--max-frame-bytes" -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30));
                 case "--max-batch-spans" -> b.maxBatchSpans(intRange(name, value, 1, 10_000_000));
+                case "--otlp-http-port" -> b.otlpHttpPort(port(name, value));
+                case "--otlp-max-body-bytes" -> b.maxOtlpBodyBytes(intRange(name, value, 64, 1 << 30));
+                case "--retention-spans" -> b.retentionSpans(age(name, value));
+                case "--retention-metrics" -> b.retentionMetrics(age(name, value));
                 case "--token" -> {
                     if (value.isEmpty()) {
                         throw new UsageException("invalid value for --token: must not be empty");
@@ -164,9 +177,36 @@ public final class CollectorMain {
     private static boolean isKnown(String name) {
         return switch (name) {
             case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
-                    "--token" -> true;
+                    "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
+                    "--retention-metrics" -> true;
             default -> false;
         };
+    }
+
+    private static final Pattern AGE = Pattern.compile("(\\d{1,9})([smhd]?)");
+
+    /**
+     * An age: a whole number followed by {@code s}, {@code m}, {@code h} or {@code d} ({@code 90m},
+     * {@code 7d}); {@code 0} alone means keep forever. At most 100 years.
+     */
+    static Duration age(String name, String value) throws UsageException {
+        Matcher m = AGE.matcher(value.strip().toLowerCase(Locale.ROOT));
+        if (!m.matches() || (m.group(2).isEmpty() && Long.parseLong(m.group(1)) != 0)) {
+            throw new UsageException("invalid value for " + name + ": '" + value
+                    + "' (expected a number with a unit s, m, h or d, e.g. 7d or 12h; 0 keeps everything)");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration age = switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            case "d" -> Duration.ofDays(n);
+            default -> Duration.ZERO;
+        };
+        if (age.compareTo(Duration.ofDays(36_500)) > 0) {
+            throw new UsageException("invalid value for " + name + ": '" + value + "' is more than 100 years");
+        }
+        return age;
     }
 
     private static int port(String name, String value) throws UsageException {

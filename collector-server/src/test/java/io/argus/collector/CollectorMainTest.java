@@ -35,6 +35,39 @@ class CollectorMainTest {
         assertThat(c.maxBatchSpans()).isEqualTo(10_000);
         assertThat(c.token()).isNull();
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.otlpHttpPort()).isEqualTo(4318);
+        assertThat(c.maxOtlpBodyBytes()).isEqualTo(4 * 1024 * 1024);
+        assertThat(c.retentionSpans()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.retentionMetrics()).isEqualTo(Duration.ofDays(30));
+        assertThat(c.retentionInterval()).isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void otlpAndRetentionFlags() throws Exception {
+        CollectorConfig c = CollectorMain.parse(new String[] {"--otlp-http-port", "0", "--otlp-max-body-bytes=2048",
+                "--retention-spans", "12h", "--retention-metrics=90m"}, null);
+        assertThat(c.otlpHttpPort()).isZero();
+        assertThat(c.maxOtlpBodyBytes()).isEqualTo(2048);
+        assertThat(c.retentionSpans()).isEqualTo(Duration.ofHours(12));
+        assertThat(c.retentionMetrics()).isEqualTo(Duration.ofMinutes(90));
+        c = CollectorMain.parse(new String[] {"--retention-spans=0", "--retention-metrics", "45S"}, null);
+        assertThat(c.retentionSpans()).isZero();
+        assertThat(c.retentionMetrics()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(CollectorMain.parse(new String[] {"--otlp-http-port=4319"}, null).otlpHttpPort()).isEqualTo(4319);
+    }
+
+    @Test
+    void badRetentionAndOtlpFlags() {
+        String expected = "(expected a number with a unit s, m, h or d, e.g. 7d or 12h; 0 keeps everything)";
+        assertBad("invalid value for --retention-spans: '7' " + expected, "--retention-spans", "7");
+        assertBad("invalid value for --retention-spans: '7w' " + expected, "--retention-spans=7w");
+        assertBad("invalid value for --retention-metrics: '-1d' " + expected, "--retention-metrics", "-1d");
+        assertBad("invalid value for --retention-metrics: 'd' " + expected, "--retention-metrics", "d");
+        assertBad("invalid value for --retention-metrics: '' " + expected, "--retention-metrics=");
+        assertBad("invalid value for --retention-spans: '40000d' is more than 100 years", "--retention-spans=40000d");
+        assertBad("invalid value for --otlp-http-port: -1 is outside 0..65535", "--otlp-http-port", "-1");
+        assertBad("invalid value for --otlp-max-body-bytes", "--otlp-max-body-bytes", "10");
+        assertBad("option --retention-spans needs a value", "--retention-spans");
     }
 
     @Test
@@ -100,7 +133,7 @@ class CollectorMainTest {
     void runsInForegroundAndStopsOnSigterm() throws Exception {
         Path err = dataDir.resolve("err.txt");
         Path data = dataDir.resolve("data");
-        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--data-dir", data.toString());
+        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir", data.toString());
         try {
             Pattern started = Pattern.compile(
                     "Argus collector started: ingest 127\\.0\\.0\\.1:(\\d+), http http://127\\.0\\.0\\.1:(\\d+)/, data (.+)$",

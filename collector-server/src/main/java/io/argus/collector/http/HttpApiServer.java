@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Storage;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.argus.collector.Listeners;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -54,23 +55,11 @@ public final class HttpApiServer implements AutoCloseable {
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
         HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, new ObjectMapper(),
                 loadIndex());
-        ServerBootstrap b = new ServerBootstrap()
-                .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 256)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        channels.add(ch);
-                        ch.pipeline()
-                                .addLast("timeout", new ReadTimeoutHandler(120))
-                                .addLast("codec", new HttpServerCodec())
-                                .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
-                                .addLast("api", handler);
-                    }
-                });
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, ch -> ch.pipeline()
+                .addLast("timeout", new ReadTimeoutHandler(120))
+                .addLast("codec", new HttpServerCodec())
+                .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
+                .addLast("api", handler));
         try {
             Channel ch = b.bind(bind, port).sync().channel();
             channels.add(ch);

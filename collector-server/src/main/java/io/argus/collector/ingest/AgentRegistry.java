@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * periodically persisted through {@link #drainDirty()}.
  */
 public final class AgentRegistry {
+    /** An OTLP sender counts as connected while its last export is at most this old. */
+    public static final long OTLP_CONNECTED_MS = 120_000;
+
     private final ConcurrentHashMap<Source, State> agents = new ConcurrentHashMap<>();
 
     private static final class State {
@@ -31,6 +34,8 @@ public final class AgentRegistry {
         volatile long lastSeenMs;
         volatile Heartbeat heartbeat;
         volatile boolean dirty = true;
+        /** Known from OTLP exports rather than from an agent connection. */
+        volatile boolean otlp;
         final AtomicInteger connections = new AtomicInteger();
         final LongAdder spansReceived = new LongAdder();
         // restored from storage until the agent connects again
@@ -96,6 +101,24 @@ public final class AgentRegistry {
         }
     }
 
+    /**
+     * An OTLP export from {@code source} (no connection and no handshake): {@code details} holds what its resource
+     * told (agent version {@code otlp}, host, pid, runtime). It shows among the agents, connected while it keeps
+     * exporting.
+     */
+    public void otlpExport(Source source, Handshake details, String remoteAddress, int spans, long nowMs) {
+        State s = agents.computeIfAbsent(source, State::new);
+        if (!s.otlp || s.handshake == null || nowMs - s.lastSeenMs > OTLP_CONNECTED_MS) {
+            s.connectedAtMs = nowMs;
+        }
+        s.otlp = true;
+        s.handshake = details;
+        s.remoteAddress = remoteAddress;
+        s.lastSeenMs = nowMs;
+        s.spansReceived.add(spans);
+        s.dirty = true;
+    }
+
     /** Every known agent, sorted by service then instance. */
     public List<AgentInfo> agents() {
         List<AgentInfo> out = new ArrayList<>(agents.size());
@@ -136,7 +159,8 @@ public final class AgentRegistry {
         Handshake h = s.handshake;
         Heartbeat hb = s.heartbeat;
         AgentInfo old = s.restored;
-        boolean connected = s.connections.get() > 0;
+        boolean connected = s.connections.get() > 0
+                || (s.otlp && System.currentTimeMillis() - s.lastSeenMs <= OTLP_CONNECTED_MS);
         if (h == null && old != null) {
             return new AgentInfo(old.service(), old.instance(), old.agentVersion(), old.host(), old.pid(),
                     old.startTimeMs(), old.runtimeVersion(), old.protocolVersion(), s.remoteAddress, connected,

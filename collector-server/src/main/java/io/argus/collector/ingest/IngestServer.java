@@ -1,6 +1,7 @@
 package io.argus.collector.ingest;
 
 import io.argus.collector.storage.Storage;
+import io.argus.collector.Listeners;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -38,29 +39,17 @@ public final class IngestServer implements AutoCloseable {
         RejectionHandler rejections = new RejectionHandler(metrics);
         FrameProtobufDecoder protobuf = new FrameProtobufDecoder(metrics);
         ChannelGroup channels = new DefaultChannelGroup("argus-ingest", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap b = new ServerBootstrap()
-                .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 512)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        channels.add(ch);
-                        metrics.connectionOpened();
-                        ch.closeFuture().addListener((ChannelFutureListener) f -> metrics.connectionClosed());
-                        ch.pipeline()
-                                .addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0,
-                                        TimeUnit.MILLISECONDS))
-                                .addLast("framer", new IngestFrameDecoder(maxFrameBytes))
-                                .addLast("protobuf", protobuf)
-                                .addLast("validator", new FrameValidator(token, maxBatchEntries, metrics))
-                                .addLast("router", new FrameRouter(storage, registry, metrics))
-                                .addLast("rejections", rejections);
-                    }
-                });
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 512, channels, ch -> {
+            metrics.connectionOpened();
+            ch.closeFuture().addListener((ChannelFutureListener) f -> metrics.connectionClosed());
+            ch.pipeline()
+                    .addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS))
+                    .addLast("framer", new IngestFrameDecoder(maxFrameBytes))
+                    .addLast("protobuf", protobuf)
+                    .addLast("validator", new FrameValidator(token, maxBatchEntries, metrics))
+                    .addLast("router", new FrameRouter(storage, registry, metrics))
+                    .addLast("rejections", rejections);
+        }).childOption(ChannelOption.SO_KEEPALIVE, true);
         Channel ch = b.bind(bind, port).sync().channel();
         channels.add(ch);
         return new IngestServer(ch, channels);

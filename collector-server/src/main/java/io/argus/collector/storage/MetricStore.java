@@ -20,4 +20,12 @@ public interface MetricStore {
 
     /** The JVM gauges of one service: per instance the latest values and the last {@code points} samples. */
     JvmMetrics jvmMetrics(String service, int points);
+
+    /**
+     * Deletes call metric cells and JVM gauge samples timestamped before {@code epochMs} (retention). Like
+     * {@link SpanStore#deleteSpansBefore}, it must not stop ingest meanwhile.
+     *
+     * @return the number of rows deleted
+     */
+    long deleteMetricsBefore(long epochMs);
 }

@@ -18,4 +18,12 @@ public interface SpanStore {
 
     /** Every stored span of one trace, sorted by start; empty when no span of it is stored. */
     Optional<TraceDetail> trace(long traceIdHigh, long traceIdLow);
+
+    /**
+     * Deletes every span that started before {@code epochNanos} (retention). Runs beside ingest: it must not
+     * stop the store from accepting or writing new batches meanwhile.
+     *
+     * @return the number of spans deleted
+     */
+    long deleteSpansBefore(long epochNanos);
 }

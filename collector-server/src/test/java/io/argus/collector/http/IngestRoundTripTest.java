@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
@@ -52,7 +52,7 @@ class IngestRoundTripTest {
 
     @BeforeAll
     static void ingest() throws Exception {
-        collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir).build());
+        collector = Collector.start(TestConfigs.ephemeral().dataDir(dataDir).build());
         api = new Api(collector);
         try (TestAgent front = new TestAgent(collector.ingestPort());
              TestAgent back = new TestAgent(collector.ingestPort())) {

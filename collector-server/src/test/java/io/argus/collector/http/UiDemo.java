@@ -1,9 +1,9 @@
 package io.argus.collector.http;
 
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
@@ -30,7 +30,7 @@ public final class UiDemo {
     public static void main(String[] args) throws Exception {
         int httpPort = args.length > 0 ? Integer.parseInt(args[0]) : 9897;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("argus-ui");
-        Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(httpPort).dataDir(dir).build());
+        Collector c = Collector.start(TestConfigs.ephemeral().httpPort(httpPort).dataDir(dir).build());
         Runtime.getRuntime().addShutdownHook(new Thread(c::close));
         SplittableRandom rnd = new SplittableRandom(7);
         long[] bounds = {1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000, 50_000_000, 100_000_000};

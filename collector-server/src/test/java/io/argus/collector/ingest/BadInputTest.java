@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Handshake;
 import io.argus.protocol.SpanBatch;
@@ -71,7 +71,7 @@ class BadInputTest {
     @BeforeAll
     static void start() throws Exception {
         Logger.getLogger("io.argus.collector").addHandler(capture);
-        collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir)
+        collector = Collector.start(TestConfigs.ephemeral().dataDir(dataDir)
                 .token(TOKEN).maxFrameBytes(MAX_FRAME).maxBatchSpans(MAX_BATCH).build());
         api = new Api(collector);
         good = new TestAgent(collector.ingestPort());
@@ -239,7 +239,7 @@ class BadInputTest {
     @Test
     void oversizedBatch() throws Exception {
         // 101 spans do not fit in this collector's 1 KiB frames: use one with the default frame cap
-        try (Collector big = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+        try (Collector big = Collector.start(TestConfigs.ephemeral()
                 .dataDir(dataDir.resolve("big")).maxBatchSpans(MAX_BATCH).build());
              TestAgent a = new TestAgent(big.ingestPort());
              TestAgent fine = new TestAgent(big.ingestPort())) {
@@ -266,7 +266,7 @@ class BadInputTest {
 
     @Test
     void idleConnectionIsClosed() throws Exception {
-        try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+        try (Collector c = Collector.start(TestConfigs.ephemeral()
                 .dataDir(dataDir.resolve("idle")).idleTimeout(Duration.ofMillis(300)).build());
              TestAgent a = new TestAgent(c.ingestPort())) {
             a.hello("idle", "idle-1");
@@ -280,12 +280,12 @@ class BadInputTest {
     @Test
     void busyPortFailsClearly() {
         Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> Collector.start(
-                CollectorConfig.builder().ingestPort(collector.ingestPort()).httpPort(0)
+                TestConfigs.ephemeral().ingestPort(collector.ingestPort())
                         .dataDir(dataDir.resolve("busy")).build()).close());
         assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot start the collector")
                 .hasMessageContaining("in use");
         // the data directory was released again
-        Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir.resolve("busy")).build())
+        Collector.start(TestConfigs.ephemeral().dataDir(dataDir.resolve("busy")).build())
                 .close();
     }
 

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
 import io.argus.protocol.SpanStatus;
@@ -33,7 +33,7 @@ class ConcurrentIngestTest {
     @Test
     void allConnectionsLand() throws Exception {
         // a small queue forces the backpressure path (pause reading, retry) as well
-        try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+        try (Collector collector = Collector.start(TestConfigs.ephemeral()
                 .dataDir(dataDir).storeQueueSpans(4_000).build())) {
             Api api = new Api(collector);
             ExecutorService pool = Executors.newFixedThreadPool(AGENTS);

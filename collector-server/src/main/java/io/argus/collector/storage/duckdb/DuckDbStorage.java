@@ -477,6 +477,24 @@ public final class DuckDbStorage implements Storage {
         });
     }
 
+    // ---------------------------------------------------------------- retention
+
+    /**
+     * Runs on the caller's thread through a pooled connection, in its own transaction beside the writer's:
+     * the writer only appends new rows, so the two never touch the same rows and ingest goes on meanwhile.
+     * DuckDB frees the space at its next checkpoint.
+     */
+    @Override
+    public long deleteSpansBefore(long epochNanos) {
+        return update("DELETE FROM spans WHERE start_epoch_nanos < ?", ps -> ps.setLong(1, epochNanos));
+    }
+
+    @Override
+    public long deleteMetricsBefore(long epochMs) {
+        return update("DELETE FROM http_metrics WHERE ts_ms < ?", ps -> ps.setLong(1, epochMs))
+                + update("DELETE FROM jvm_gauges WHERE ts_ms < ?", ps -> ps.setLong(1, epochMs));
+    }
+
     // ---------------------------------------------------------------- plumbing
 
     private interface Binder {
@@ -493,7 +511,23 @@ public final class DuckDbStorage implements Storage {
         }
     }
 
+    private interface Execution<T> {
+        T run(PreparedStatement ps) throws SQLException;
+    }
+
     private <T> T query(String sql, Binder binder, Reader<T> reader) {
+        return execute(sql, binder, ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
+                return reader.read(rs);
+            }
+        });
+    }
+
+    private long update(String sql, Binder binder) {
+        return execute(sql, binder, PreparedStatement::executeUpdate);
+    }
+
+    private <T> T execute(String sql, Binder binder, Execution<T> execution) {
         if (closed) {
             throw new IllegalStateException("storage is closed");
         }
@@ -501,9 +535,7 @@ public final class DuckDbStorage implements Storage {
         boolean healthy = true;
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             binder.bind(ps);
-            try (ResultSet rs = ps.executeQuery()) {
-                return reader.read(rs);
-            }
+            return execution.run(ps);
         } catch (SQLException e) {
             healthy = false;
             throw new IllegalStateException("query failed: " + e.getMessage(), e);

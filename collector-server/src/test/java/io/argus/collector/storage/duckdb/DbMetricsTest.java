@@ -7,6 +7,7 @@ import io.argus.collector.Collector;
 import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.MetricBatch;
@@ -39,7 +40,7 @@ class DbMetricsTest {
             st.execute("INSERT INTO http_metrics VALUES ('shop', 'shop-1', 1, 1000, 'server', 'GET', '/old', 200,"
                     + " 3, 0, 3000000, 1000000, 1000000, [3], [2000000])");
         }
-        CollectorConfig config = CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir).build();
+        CollectorConfig config = TestConfigs.ephemeral().dataDir(dataDir).build();
         try (Collector collector = Collector.start(config);
              TestAgent agent = new TestAgent(collector.ingestPort())) {
             Api api = new Api(collector);

@@ -8,6 +8,7 @@ import io.argus.collector.CollectorConfig;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Gauge;
@@ -28,7 +29,7 @@ class PersistenceTest {
 
     @Test
     void survivesRestart() throws Exception {
-        CollectorConfig config = CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir).build();
+        CollectorConfig config = TestConfigs.ephemeral().dataDir(dataDir).build();
         long start = 1_700_000_000_000_000_000L;
         try (Collector first = Collector.start(config);
              TestAgent agent = new TestAgent(first.ingestPort())) {
@@ -96,7 +97,7 @@ class PersistenceTest {
 
     @Test
     void secondCollectorOnSameDirectoryFailsClearly() {
-        CollectorConfig config = CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dataDir).build();
+        CollectorConfig config = TestConfigs.ephemeral().dataDir(dataDir).build();
         try (Collector first = Collector.start(config)) {
             Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> Collector.start(config).close());
             assertThat(thrown).isInstanceOf(IllegalStateException.class)

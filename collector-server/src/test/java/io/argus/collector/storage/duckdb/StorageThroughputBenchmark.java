@@ -1,10 +1,10 @@
 package io.argus.collector.storage.duckdb;
 
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.Source;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanBatch;
@@ -151,7 +151,7 @@ public final class StorageThroughputBenchmark {
         for (SpanBatch b : batches) {
             frames.add(Frame.newBuilder().setSpans(b).build().toByteArray());
         }
-        try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
+        try (Collector c = Collector.start(TestConfigs.ephemeral().dataDir(dir).build())) {
             long perAgent = spans / agents / BATCH;
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> threads = new ArrayList<>();

@@ -79,7 +79,8 @@ public final class CollectorProcess implements AutoCloseable {
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         List<String> cmd = new ArrayList<>(launch.command());
-        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--data-dir", dataDir.toString()));
+        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
+                dataDir.toString()));
         ManagedProcess p = launch.isolated()
                 ? ManagedProcess.startIsolated("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED))
                 : ManagedProcess.start("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED));

@@ -1,0 +1,69 @@
+package io.argus.collector.otlp;
+
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.Storage;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.argus.collector.Listeners;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpContentDecompressor;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The OTLP/HTTP receiver ({@code POST /v1/traces}, {@code POST /v1/metrics}, binary protobuf). Pipeline per
+ * connection, one job per stage: read timeout → HTTP codec → request filter (path, method, content type,
+ * encoding, declared size) → gzip/deflate decompression → body aggregation (size cap) → protobuf decoding →
+ * routing (mapping, storage, agent registry, answer) → error answers (status, log, count).
+ */
+public final class OtlpHttpServer implements AutoCloseable {
+    private final Channel serverChannel;
+    private final ChannelGroup channels;
+
+    private OtlpHttpServer(Channel serverChannel, ChannelGroup channels) {
+        this.serverChannel = serverChannel;
+        this.channels = channels;
+    }
+
+    public static OtlpHttpServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
+                                       int maxBodyBytes, Storage storage, AgentRegistry registry,
+                                       MeterRegistry meters) throws InterruptedException {
+        OtlpMetrics metrics = new OtlpMetrics(meters);
+        OtlpDecoder decoder = new OtlpDecoder();
+        OtlpErrorHandler errors = new OtlpErrorHandler(metrics);
+        MetricMapper metricMapper = new MetricMapper();
+        ChannelGroup channels = new DefaultChannelGroup("argus-otlp", GlobalEventExecutor.INSTANCE);
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, ch -> ch.pipeline()
+                .addLast("timeout", new ReadTimeoutHandler(120))
+                .addLast("codec", new HttpServerCodec())
+                .addLast("filter", new OtlpRequestFilter(maxBodyBytes))
+                .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
+                .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
+                .addLast("protobuf", decoder)
+                .addLast("router", new OtlpRouter(storage, registry, metricMapper, metrics))
+                .addLast("errors", errors));
+        Channel ch = b.bind(bind, port).sync().channel();
+        channels.add(ch);
+        return new OtlpHttpServer(ch, channels);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** Stops accepting and closes every OTLP connection. */
+    @Override
+    public void close() {
+        channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,130 @@
+package io.argus.collector.otlp;
+
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.Storage;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import com.google.protobuf.MessageLite;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Maps each decoded export request, hands its batches to the store, records its senders in the
+ * {@link AgentRegistry} and answers 200 with the export response (partial success when some spans or points were
+ * refused). When the store's queue is full the connection stops reading and the batches not yet taken are retried
+ * every {@value #RETRY_MILLIS} ms, so the client waits for its answer (back-pressure); after
+ * {@value #GIVE_UP_MILLIS} ms the rest is dropped and the answer is 503, which OTLP clients retry.
+ * One instance per connection.
+ */
+final class OtlpRouter extends ChannelInboundHandlerAdapter {
+    static final long RETRY_MILLIS = 5;
+    static final long GIVE_UP_MILLIS = 10_000;
+
+    private final Storage storage;
+    private final AgentRegistry registry;
+    private final MetricMapper metricMapper;
+    private final OtlpMetrics metrics;
+    private final ArrayDeque<Mapped.Offer> waiting = new ArrayDeque<>();
+    /** Pipelined requests that came in while an earlier one waited for the store: answered in order. */
+    private final ArrayDeque<Object> deferred = new ArrayDeque<>();
+    private MessageLite pendingAnswer;
+    private long waitingSinceMs;
+
+    OtlpRouter(Storage storage, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
+        this.storage = storage;
+        this.registry = registry;
+        this.metricMapper = metricMapper;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (pendingAnswer != null) {
+            deferred.addLast(msg);
+            return;
+        }
+        String clientHost = clientHost(ctx);
+        long nowMs = System.currentTimeMillis();
+        Mapped mapped;
+        MessageLite answer;
+        if (msg instanceof ExportTraceServiceRequest traces) {
+            mapped = TraceMapper.map(traces, clientHost, nowMs);
+            metrics.traces(mapped.accepted, mapped.rejected);
+            ExportTraceServiceResponse.Builder res = ExportTraceServiceResponse.newBuilder();
+            if (mapped.rejected > 0) {
+                res.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(mapped.rejected)
+                        .setErrorMessage(mapped.errorMessage()));
+            }
+            answer = res.build();
+        } else if (msg instanceof ExportMetricsServiceRequest metricRequest) {
+            mapped = metricMapper.map(metricRequest, clientHost, nowMs);
+            metrics.metrics(mapped.accepted, mapped.ignored, mapped.rejected);
+            ExportMetricsServiceResponse.Builder res = ExportMetricsServiceResponse.newBuilder();
+            if (mapped.rejected > 0) {
+                res.setPartialSuccess(ExportMetricsPartialSuccess.newBuilder()
+                        .setRejectedDataPoints(mapped.rejected).setErrorMessage(mapped.errorMessage()));
+            }
+            answer = res.build();
+        } else {
+            return;
+        }
+        String remote = OtlpErrorHandler.remote(ctx);
+        mapped.senders.forEach((sender, spans) ->
+                registry.otlpExport(sender.source(), sender.details(), remote, spans, nowMs));
+        waiting.addAll(mapped.offers);
+        pendingAnswer = answer;
+        waitingSinceMs = nowMs;
+        drain(ctx);
+    }
+
+    private void drain(ChannelHandlerContext ctx) {
+        while (!waiting.isEmpty()) {
+            Mapped.Offer o = waiting.peekFirst();
+            boolean taken = o.spans() != null ? storage.offerSpans(o.source(), o.spans())
+                    : storage.offerMetrics(o.source(), o.metrics());
+            if (!taken) {
+                if (System.currentTimeMillis() - waitingSinceMs > GIVE_UP_MILLIS || !ctx.channel().isActive()) {
+                    waiting.clear();
+                    pendingAnswer = null;
+                    ctx.channel().config().setAutoRead(true);
+                    ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
+                            "storage queue full for " + GIVE_UP_MILLIS / 1000 + " s; retry later"));
+                    next(ctx);
+                    return;
+                }
+                ctx.channel().config().setAutoRead(false);
+                ctx.executor().schedule(() -> drain(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                return;
+            }
+            waiting.pollFirst();
+        }
+        ctx.channel().config().setAutoRead(true);
+        MessageLite answer = pendingAnswer;
+        pendingAnswer = null;
+        if (answer != null) {
+            OtlpResponses.ok(ctx, answer, OtlpAttributes.keepAlive(ctx.channel()));
+        }
+        next(ctx);
+    }
+
+    private void next(ChannelHandlerContext ctx) {
+        Object msg = deferred.pollFirst();
+        if (msg != null) {
+            channelRead(ctx, msg);
+        }
+    }
+
+    private static String clientHost(ChannelHandlerContext ctx) {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().getHostAddress();
+        }
+        return "unknown";
+    }
+}
