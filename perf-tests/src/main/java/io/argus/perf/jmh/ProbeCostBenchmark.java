@@ -19,6 +19,9 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
@@ -46,6 +49,10 @@ import java.util.concurrent.TimeUnit;
  *       thread hand-off.</li>
  *   <li>{@link #futureTaskInline} and {@link #forkJoinInline}: the {@code FutureTask} constructor
  *       probe and the {@code ForkJoinTask.doExec} probe alone, run on the calling thread.</li>
+ *   <li>{@link #virtualThreadStart}: starts a virtual thread and joins it: the
+ *       {@code VirtualThread.start} and {@code run(Runnable)} probes plus the scheduler's own
+ *       submission (which the {@code ForkJoinPool} probes leave alone). JDK 21+ only: on an older JDK
+ *       it does nothing, so compare it only from JVMs on 21 or later.</li>
  * </ul>
  * At 100% the benchmark thread holds an open server span (started through the bridge by
  * reflection, as the application has no compile-time view of the agent), so client calls and
@@ -64,6 +71,9 @@ public class ProbeCostBenchmark {
     private URL backendUrl;
     private ThreadPoolExecutor pool;
     private final Callable<Integer> callable = () -> 42;
+    private final Runnable noop = () -> { };
+    /** {@code Thread.startVirtualThread(Runnable)} on JDK 21+ (this module compiles for 17), else null. */
+    private static final MethodHandle START_VIRTUAL_THREAD = startVirtualThread();
     private final byte[] buffer = new byte[256];
 
     @Setup(Level.Trial)
@@ -151,6 +161,25 @@ public class ProbeCostBenchmark {
     @Benchmark
     public Integer forkJoinInline() {
         return new Leaf().invoke();
+    }
+
+    @Benchmark
+    public Thread virtualThreadStart() throws Throwable {
+        if (START_VIRTUAL_THREAD == null) {
+            return null;
+        }
+        Thread thread = (Thread) START_VIRTUAL_THREAD.invokeExact(noop);
+        thread.join();
+        return thread;
+    }
+
+    private static MethodHandle startVirtualThread() {
+        try {
+            return MethodHandles.publicLookup().findStatic(Thread.class, "startVirtualThread",
+                    MethodType.methodType(Thread.class, Runnable.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
+        }
     }
 
     /** A fork/join task run on the calling thread: {@code invoke()} goes through {@code doExec()}. */

@@ -6,6 +6,10 @@ import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.ThreadPoolExecutor;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
@@ -29,7 +33,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       objects whose type must not change: {@code ForkJoinTask}s (set on submit and {@code fork()},
  *       taken and attached in {@code doExec()}) and {@code Thread}s (set in {@code start()}, taken in
  *       {@code run()}). Both usually load before the agent, so the field lives in the bridge's weak
- *       map (a {@code ForkJoinTask} that loads later gets a real field).</li>
+ *       map (a {@code ForkJoinTask} that loads later gets a real field). A virtual thread (JDK 21+)
+ *       is a thread like any other: set in {@code start(ThreadContainer)}, taken in {@code run(Runnable)}
+ *       on the virtual thread; the scheduler's own submissions (a virtual thread's continuation
+ *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
@@ -39,11 +46,17 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  */
 public final class ExecutorsPlugin implements ArgusPlugin {
 
-    static final String THREAD_POOL = "java.util.concurrent.ThreadPoolExecutor";
-    static final String FUTURE_TASK = "java.util.concurrent.FutureTask";
-    static final String FORK_JOIN_POOL = "java.util.concurrent.ForkJoinPool";
-    static final String FORK_JOIN_TASK = "java.util.concurrent.ForkJoinTask";
+    // Class literals, not strings, on purpose: they load the classes before the engine starts. The
+    // engine reflects on a class it retransforms (VirtualThread, loaded at startup on JDK 21+, then
+    // ForkJoinPool), which loads the classes its signatures name, and a class first loaded during
+    // another's transformation is never instrumented (ForkJoinPool and ForkJoinTask on JDK 25).
+    static final String THREAD_POOL = ThreadPoolExecutor.class.getName();
+    static final String FUTURE_TASK = FutureTask.class.getName();
+    static final String FORK_JOIN_POOL = ForkJoinPool.class.getName();
+    static final String FORK_JOIN_TASK = ForkJoinTask.class.getName();
     static final String THREAD = "java.lang.Thread";
+    /** JDK 21+; absent on older JDKs, where its probes match nothing. */
+    static final String VIRTUAL_THREAD = "java.lang.VirtualThread";
     private static final String ADVICE = "io.argus.plugin.executors.";
 
     @Override
@@ -81,5 +94,12 @@ public final class ExecutorsPlugin implements ArgusPlugin {
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")
                     .advise(named("run").and(takesArguments(0)), ADVICE + "ThreadRunAdvice");
         }
+        // VirtualThread overrides start and run: start() calls start(ThreadContainer), which every
+        // builder, Executors.newVirtualThreadPerTaskExecutor and StructuredTaskScope.fork reach;
+        // run(Runnable) runs the task on the virtual thread itself (JDK 21 and 25), never on its carrier.
+        // The class loads at startup, so the context is kept in the field's map, as for Thread.
+        probes.type(VIRTUAL_THREAD)
+                .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
+                .advise(named("run").and(takesArguments(Runnable.class)), ADVICE + "ThreadRunAdvice");
     }
 }

@@ -3,7 +3,10 @@ package io.argus.plugin.executors;
 import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
-/** {@code Thread.start()}: the new thread runs with the starting thread's context (see {@link ThreadRunAdvice}). */
+/**
+ * {@code Thread.start()}, and {@code VirtualThread.start(ThreadContainer)}: the new thread runs with
+ * the starting thread's context (see {@link ThreadRunAdvice}).
+ */
 public final class ThreadStartAdvice {
 
     private ThreadStartAdvice() {

@@ -8,6 +8,7 @@ import io.argus.testing.CollectorClient;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,8 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExecutorsIT extends AbstractCollectorIT {
 
     private static AgentApp start(String javaHome, String service, Map<String, String> agent, String... jvmArgs) {
-        AgentApp.Builder builder = AgentApp.builder(ExecutorsApp.class.getName())
-                .javaHome(javaHome).service(service).collector(collector.ingestPort()).samplingRate(100);
+        return start(AgentApp.builder(ExecutorsApp.class.getName()), javaHome, service, agent, jvmArgs);
+    }
+
+    private static AgentApp start(AgentApp.Builder builder, String javaHome, String service, Map<String, String> agent,
+                                  String... jvmArgs) {
+        builder.javaHome(javaHome).service(service).collector(collector.ingestPort()).samplingRate(100);
         agent.forEach(builder::agent);
         for (String arg : jvmArgs) {
             builder.jvmArg(arg);
@@ -62,8 +67,12 @@ class ExecutorsIT extends AbstractCollectorIT {
 
     /** Every scenario's tasks made spans that are children of the span they were submitted under. */
     private static void assertPropagated(AgentApp app) {
+        assertPropagated(app, 28);
+    }
+
+    private static void assertPropagated(AgentApp app, int scenarios) {
         Map<String, Map<String, String>> roots = lines(app, "ROOT");
-        assertThat(roots).hasSizeGreaterThan(15);
+        assertThat(roots).hasSize(scenarios);
         long deadline = System.nanoTime() + WAIT.toNanos();
         List<String> problems = problems(roots);
         while (!problems.isEmpty() && System.nanoTime() < deadline) {
@@ -111,8 +120,12 @@ class ExecutorsIT extends AbstractCollectorIT {
     }
 
     private static void assertNoStaleContext(AgentApp app) {
+        assertNoStaleContext(app, "thread", "tpe", "stpe", "fjp", "fjp-task", "cf", "main");
+    }
+
+    private static void assertNoStaleContext(AgentApp app, String... checks) {
         Map<String, Map<String, String>> stale = lines(app, "STALE");
-        assertThat(stale.keySet()).containsExactlyInAnyOrder("thread", "tpe", "stpe", "fjp", "fjp-task", "cf", "main");
+        assertThat(stale.keySet()).containsExactlyInAnyOrder(checks);
         stale.forEach((tag, fields) -> assertThat(fields.get("current")).as("stale context on %s", tag).isEqualTo("false"));
         assertThat(lines(app, "LEAK")).isEmpty();
     }
@@ -157,6 +170,28 @@ class ExecutorsIT extends AbstractCollectorIT {
             assertThat(trace.path("spans")).hasSize(1);
             assertBehaviourUnchanged(app);
             assertThat(agentGauge("executors-off", "agent.classes.transformed")).isZero();
+        }
+    }
+
+    /**
+     * Virtual threads on Temurin 25, one carrier: every way to start one, their executor, and
+     * StructuredTaskScope (preview); no carrier sees a context, not while a traced virtual thread
+     * is parked, nor after; an untraced virtual thread sees none.
+     */
+    @Test
+    void virtualThreadsOnTheNewestJdk() {
+        List<String> homes = AgentApp.javaHomes();
+        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
+        String classpath = AgentApp.applicationClasspath() + File.pathSeparator + System.getProperty("argus.test.vt.app");
+        AgentApp.Builder builder = AgentApp.builder("io.argus.plugin.executors.app.VirtualThreadsApp")
+                .classpath(classpath).args("scope");
+        try (AgentApp app = start(builder, homes.get(homes.size() - 1), "executors-25-virtual", Map.of(),
+                "--enable-preview", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "-Djdk.virtualThreadScheduler.parallelism=1")) {
+            assertPropagated(app, 18);
+            assertNoStaleContext(app, "carrier-while-parked", "vt-outlives-request", "carrier", "vt", "vt-executor", "main");
+            assertThat(app.output()).doesNotContain("Exception");
+            assertThat(agentGauge("executors-25-virtual", "agent.advice.errors")).isZero();
         }
     }
 

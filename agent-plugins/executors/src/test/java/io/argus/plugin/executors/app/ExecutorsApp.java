@@ -11,14 +11,16 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,14 +48,7 @@ public final class ExecutorsApp {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1);
         ForkJoinPool forkJoin = new ForkJoinPool(2);
 
-        traced("tpe-execute", 1, tag -> {
-            CountDownLatch done = new CountDownLatch(1);
-            pool.execute(() -> {
-                span(tag);
-                done.countDown();
-            });
-            done.await(30, TimeUnit.SECONDS);
-        });
+        traced("tpe-execute", 1, tag -> executeAndWait(pool, tag));
         traced("tpe-submit-runnable", 1, tag -> pool.submit((Runnable) () -> span(tag)).get());
         traced("tpe-submit-callable", 1, tag -> pool.submit(() -> {
             span(tag);
@@ -89,14 +84,7 @@ public final class ExecutorsApp {
             twice.await(30, TimeUnit.SECONDS);
             f.cancel(false);
         });
-        traced("fjp-execute", 1, tag -> {
-            CountDownLatch done = new CountDownLatch(1);
-            forkJoin.execute(() -> {
-                span(tag);
-                done.countDown();
-            });
-            done.await(30, TimeUnit.SECONDS);
-        });
+        traced("fjp-execute", 1, tag -> executeAndWait(forkJoin, tag));
         traced("fjp-submit-callable", 1, tag -> forkJoin.submit(() -> {
             span(tag);
             return 1;
@@ -114,6 +102,11 @@ public final class ExecutorsApp {
                 tag -> CompletableFuture.completedFuture(tag).thenApplyAsync(ExecutorsApp::span).get());
         traced("cf-then-apply-async-executor", 1,
                 tag -> CompletableFuture.completedFuture(tag).thenApplyAsync(ExecutorsApp::span, pool).get());
+        traced("cf-supply-async-executor", 1, tag -> CompletableFuture.supplyAsync(() -> span(tag), pool).get());
+        Executor threadPerRun = r -> new Thread(r, "argus-test-per-run").start();
+        traced("cf-run-async-executor-lambda", 1, tag -> CompletableFuture.runAsync(() -> span(tag), threadPerRun).get());
+        traced("cf-then-apply-async-executor-lambda", 1,
+                tag -> CompletableFuture.completedFuture(tag).thenApplyAsync(ExecutorsApp::span, threadPerRun).get());
         traced("cf-chain", 2, tag -> {
             CountDownLatch release = new CountDownLatch(1);
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
@@ -124,6 +117,15 @@ public final class ExecutorsApp {
             release.countDown();
             second.get(30, TimeUnit.SECONDS);
         });
+        // the shapes of Spring's executors, in JDK code: one that hands work to a ThreadPoolExecutor
+        // (ThreadPoolTaskExecutor) and one that starts a thread per task (SimpleAsyncTaskExecutor)
+        PoolBacked poolBacked = new PoolBacked(pool);
+        traced("pool-backed-execute", 1, tag -> executeAndWait(poolBacked, tag));
+        traced("pool-backed-submit", 1, tag -> poolBacked.submit(() -> span(tag)).get());
+        traced("cf-supply-async-pool-backed", 1, tag -> CompletableFuture.supplyAsync(() -> span(tag), poolBacked).get());
+        ThreadPerTask threadPerTask = new ThreadPerTask(Thread::new);
+        traced("thread-per-task-execute", 1, tag -> executeAndWait(threadPerTask, tag));
+        traced("thread-per-task-submit", 1, tag -> threadPerTask.submit(() -> span(tag)).get());
         traced("thread-start", 1, tag -> {
             Thread t = new Thread(() -> span(tag), "argus-test-thread");
             t.start();
@@ -186,6 +188,47 @@ public final class ExecutorsApp {
         soloForkJoin.shutdown();
         print("DONE");
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** An {@code Executor} in front of a {@code ThreadPoolExecutor}, as Spring's {@code ThreadPoolTaskExecutor}. */
+    static final class PoolBacked implements Executor {
+        private final ThreadPoolExecutor pool;
+
+        PoolBacked(ThreadPoolExecutor pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            pool.execute(task);
+        }
+
+        <T> Future<T> submit(Callable<T> task) {
+            return pool.submit(task);
+        }
+    }
+
+    /**
+     * A thread per task, as Spring's {@code SimpleAsyncTaskExecutor}: {@code submit} hands a
+     * {@code FutureTask} to {@code execute}, which starts a thread made by the factory.
+     */
+    static final class ThreadPerTask implements Executor {
+        private final ThreadFactory threads;
+
+        ThreadPerTask(ThreadFactory threads) {
+            this.threads = threads;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            threads.newThread(task).start();
+        }
+
+        <T> Future<T> submit(Callable<T> task) {
+            FutureTask<T> future = new FutureTask<>(task);
+            execute(future);
+            return future;
+        }
     }
 
     /** Sums leaves of a range, forking the left half: every leaf makes one span. */
@@ -298,7 +341,7 @@ public final class ExecutorsApp {
         }
     }
 
-    private static void traced(String tag, int expected, Scenario scenario) throws Exception {
+    static void traced(String tag, int expected, Scenario scenario) throws Exception {
         long start = System.nanoTime();
         ActiveSpan root = ServerCalls.start("GET", "/" + tag, null, null);
         print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()) + " expected=" + expected);
@@ -312,6 +355,16 @@ public final class ExecutorsApp {
         }
     }
 
+    /** Hands one task that makes a span to {@code executor} and waits until it has run. */
+    static void executeAndWait(Executor executor, String tag) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        executor.execute(() -> {
+            span(tag);
+            done.countDown();
+        });
+        done.await(30, TimeUnit.SECONDS);
+    }
+
     static String span(String tag) {
         ActiveSpan span = TraceContext.startInternal("task " + tag);
         TraceContext.endInternal(span, null);
@@ -322,11 +375,11 @@ public final class ExecutorsApp {
         return TraceContext.current() != null;
     }
 
-    private static void stale(String tag, boolean current) {
+    static void stale(String tag, boolean current) {
         print("STALE tag=" + tag + " current=" + current);
     }
 
-    private static void await(CountDownLatch latch) {
+    static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -334,7 +387,7 @@ public final class ExecutorsApp {
         }
     }
 
-    private static void print(String line) {
+    static void print(String line) {
         System.out.println(line);
         System.out.flush();
     }
