@@ -1,34 +1,22 @@
 package io.argus.plugin.log4j2;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.argus.testing.AbstractCollectorIT;
+import io.argus.testing.AbstractLogCorrelationIT;
 import io.argus.testing.AgentApp;
-import io.argus.testing.ClientAppRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The oldest supported and the newest Log4j 2, on JDK 17 and Temurin 25, in a forked JVM with the
- * agent: {@code Log4j 2App} logs through a plain and an async appender, and the ids it prints must be
- * those of the span current when it logged, as the collector recorded them.
+ * The oldest supported and the newest Log4j 2, on JDK 17 and Temurin 25 (and with the garbage-free
+ * context map), in a forked JVM with the agent: {@code Log4j2App} logs through a plain and an async
+ * appender, and the ids it prints must be those of the span current when it logged, as the collector
+ * recorded them.
  */
-class Log4j2IT extends AbstractCollectorIT {
+class Log4j2IT extends AbstractLogCorrelationIT {
 
     static List<Arguments> versionsAndJdks() {
         List<Arguments> all = new ArrayList<>();
@@ -41,81 +29,26 @@ class Log4j2IT extends AbstractCollectorIT {
         return all;
     }
 
+    @Override
+    protected String plugin() {
+        return "log4j2";
+    }
+
+    @Override
+    protected String mainClass() {
+        return "io.argus.plugin.log4j2.app.Log4j2App";
+    }
+
     @ParameterizedTest(name = "Log4j 2 {0} on {1}, garbage-free context map: {2}")
     @MethodSource("versionsAndJdks")
     void eventsCarryTheIdsOfTheSpanCurrentWhenLogged(String version, String javaHome, boolean garbageFree) {
         String service = "log4j2-" + version + "-" + jdkLabel(javaHome) + (garbageFree ? "-gc-free" : "");
-        AgentApp.Builder app = app(service, version, javaHome).jvmArg("-Dlog4j2.garbagefreeThreadContextMap=" + garbageFree);
-        try (ClientAppRun run = ClientAppRun.startGated(app, service, api)) {
-            Map<String, String> server = run.first("SPAN", "server");
-            Map<String, String> child = run.first("SPAN", "child");
-            assertThat(child.get("traceId")).isEqualTo(server.get("traceId"));
-            assertThat(child.get("spanId")).isNotEqualTo(server.get("spanId"));
-
-            for (String suffix : List.of("", ".async")) {
-                assertNoIds(run, "outside" + suffix);
-                assertIds(run, "server" + suffix, server);
-                assertIds(run, "child" + suffix, child);
-                assertIds(run, "server-again" + suffix, server);
-                assertNoIds(run, "after" + suffix);
-                assertThat(run.first("LOG", "after" + suffix).get("user")).as("the application's ThreadContext").isEqualTo("u1");
-            }
-
-            JsonNode trace = awaitTrace(server.get("traceId"), 2);
-            assertThat(span(trace, "SERVER").path("spanId").asText()).isEqualTo(server.get("spanId"));
-            assertThat(span(trace, "INTERNAL").path("spanId").asText()).isEqualTo(child.get("spanId"));
-            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
-        }
+        verifyIdsOfTheCurrentSpan(service, app(service, version, javaHome)
+                .jvmArg("-Dlog4j2.garbagefreeThreadContextMap=" + garbageFree));
     }
 
     @Test
     void noIdsAndNothingTransformedWhenDisabled() {
-        String version = System.getProperty("argus.test.log4j2.newest");
-        String service = "log4j2-off";
-        AgentApp.Builder app = app(service, version, JDK).agent("argus.plugin.log4j2.enabled", false);
-        try (ClientAppRun run = ClientAppRun.startGated(app, service, api)) {
-            assertThat(run.has("SPAN", "server")).isTrue();
-            for (String tag : List.of("server", "server.async", "child", "child.async")) {
-                assertNoIds(run, tag);
-                assertThat(run.first("LOG", tag).get("user")).isEqualTo("u1");
-            }
-            assertThat(agentGauge(service, "agent.classes.transformed")).isZero();
-        }
-    }
-
-    private static void assertIds(ClientAppRun run, String tag, Map<String, String> span) {
-        Map<String, String> line = run.first("LOG", tag);
-        assertThat(line.get("trace_id")).as("trace_id of %s", tag).isEqualTo(span.get("traceId")).hasSize(32);
-        assertThat(line.get("span_id")).as("span_id of %s", tag).isEqualTo(span.get("spanId")).hasSize(16);
-        assertThat(line.get("trace_flags")).as("trace_flags of %s", tag).isEqualTo("01");
-    }
-
-    private static void assertNoIds(ClientAppRun run, String tag) {
-        Map<String, String> line = run.first("LOG", tag);
-        assertThat(line.get("trace_id")).as("trace_id of %s", tag).isEmpty();
-        assertThat(line.get("span_id")).as("span_id of %s", tag).isEmpty();
-        assertThat(line.get("trace_flags")).as("trace_flags of %s", tag).isEmpty();
-    }
-
-    /** The application on one Log4j 2 version's jars, at 100% sampling. */
-    private static AgentApp.Builder app(String service, String version, String javaHome) {
-        Path jars = Paths.get(System.getProperty("argus.test.log4j2.jars"), version);
-        assertThat(Files.isDirectory(jars)).as("jars of Log4j 2 %s in %s", version, jars).isTrue();
-        return AgentApp.builder("io.argus.plugin.log4j2.app.Log4j2App")
-                .javaHome(javaHome)
-                .service(service)
-                .collector(collector.ingestPort())
-                .samplingRate(100)
-                .classpath(System.getProperty("argus.test.log4j2.app") + File.pathSeparator + jars(jars))
-                .withTestingApp();
-    }
-
-    private static String jars(Path folder) {
-        try (Stream<Path> files = Files.list(folder)) {
-            return files.filter(f -> f.toString().endsWith(".jar")).map(Path::toString).sorted()
-                    .collect(Collectors.joining(File.pathSeparator));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        verifyNothingWhenDisabled();
     }
 }
