@@ -43,7 +43,7 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
 
     enum Container {
         TOMCAT("Tomcat", "tomcat-embed-core", "tomcat-embed-websocket"),
-        JETTY("Jetty", "jetty-", "jakarta.websocket"),
+        JETTY("Jetty", "jetty-"),
         UNDERTOW("Undertow", "undertow-", "xnio-");
 
         final String banner;
