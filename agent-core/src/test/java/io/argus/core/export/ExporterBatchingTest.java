@@ -38,6 +38,7 @@ class ExporterBatchingTest {
     private Exporter exporter;
     private SpanQueue queue;
     private Tracer tracer;
+    private AgentCounters counters;
 
     @AfterEach
     void stop() throws Exception {
@@ -53,7 +54,13 @@ class ExporterBatchingTest {
     }
 
     private void start(int batchSize, String maxDelay) throws Exception {
-        server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+        listen(0);
+        startExporter(server.getLocalPort(), batchSize, maxDelay, 8192);
+        await(() -> handshakeSeen);
+    }
+
+    private void listen(int port) throws IOException {
+        server = new ServerSocket(port, 5, InetAddress.getLoopbackAddress());
         reader = new Thread(() -> {
             try (Socket s = server.accept()) {
                 DataInputStream in = new DataInputStream(s.getInputStream());
@@ -74,18 +81,22 @@ class ExporterBatchingTest {
             }
         }, "fake-collector");
         reader.start();
+    }
+
+    private void startExporter(int port, int batchSize, String maxDelay, int queueSize) {
         Properties props = new Properties();
-        props.setProperty("argus.collector.address", "127.0.0.1:" + server.getLocalPort());
+        props.setProperty("argus.collector.address", "127.0.0.1:" + port);
         props.setProperty("argus.exporter.batchSize", Integer.toString(batchSize));
         props.setProperty("argus.exporter.maxDelay", maxDelay);
+        props.setProperty("argus.exporter.queueSize", Integer.toString(queueSize));
+        props.setProperty("argus.exporter.maxBackoff", "1s");
         props.setProperty("argus.metrics.interval", "1h");
         AgentSettings settings = new AgentSettings(new AgentConfig(props, new HashMap<String, String>(), new Properties()));
-        AgentCounters counters = new AgentCounters();
+        counters = new AgentCounters();
         queue = new SpanQueue(settings.queueSize, counters);
         tracer = new Tracer(new Sampler(100), queue);
         exporter = new Exporter(settings, queue, new CallMetricsTable(10), new CallMetricsTable(10), counters, "test");
         exporter.start();
-        await(() -> handshakeSeen);
     }
 
     private void spans(int n) {
@@ -145,5 +156,23 @@ class ExporterBatchingTest {
         spans(100);
         Thread.sleep(500);
         assertThat(exporter.iterations() - before).isBetween(1L, 6L);
+    }
+
+    @Test
+    void spansWaitInTheBoundedQueueDuringAnOutageAndFlowWhenTheCollectorComes() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        startExporter(port, 512, "200ms", 64);
+        spans(300); // nobody listens: 64 wait in the queue, the rest are dropped and counted
+        assertThat(counters.droppedSpans.get()).isEqualTo(300 - 64);
+        Thread.sleep(300);
+        listen(port);
+        await(() -> handshakeSeen); // reconnected within the 1 s backoff
+        await(() -> frames().stream().mapToInt(Integer::intValue).sum() == 64);
+        spans(10);
+        await(() -> frames().stream().mapToInt(Integer::intValue).sum() == 74);
+        assertThat(counters.sentSpans.get()).isEqualTo(74);
     }
 }
