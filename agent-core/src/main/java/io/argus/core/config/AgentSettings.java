@@ -24,7 +24,8 @@ public final class AgentSettings {
     public final int maxMetricTargets;
     public final int queueSize;
     public final int batchSize;
-    public final long flushIntervalMillis;
+    /** Longest a span waits in the queue for its batch to fill before the exporter sends what it has. */
+    public final long maxDelayMillis;
     public final int maxPendingBytes;
     public final long maxBackoffMillis;
     public final ExporterMode exporterMode;
@@ -56,7 +57,7 @@ public final class AgentSettings {
         this.maxMetricTargets = config.getInt("argus.metrics.maxTargets", 1000, 1, 1_000_000);
         this.queueSize = config.getInt("argus.exporter.queueSize", 8192, 16, 1 << 22);
         this.batchSize = config.getInt("argus.exporter.batchSize", 512, 1, 10_000);
-        this.flushIntervalMillis = config.getDurationMillis("argus.exporter.flushInterval", 10, 1, 60_000);
+        this.maxDelayMillis = maxDelayMillis(config);
         this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
@@ -67,6 +68,24 @@ public final class AgentSettings {
 
     public boolean pluginEnabled(String pluginName) {
         return config.getBoolean("argus.plugin." + pluginName + ".enabled", true);
+    }
+
+    /**
+     * {@code argus.exporter.maxDelay}; the deprecated {@code argus.exporter.flushInterval} (the idle sleep of the
+     * exporter before batching) still sets it when {@code maxDelay} is not given.
+     */
+    private static long maxDelayMillis(AgentConfig config) {
+        String legacy = "argus.exporter.flushInterval";
+        if (config.raw(legacy) == null) {
+            return config.getDurationMillis("argus.exporter.maxDelay", 1000, 1, 60_000);
+        }
+        if (config.raw("argus.exporter.maxDelay") != null) {
+            AgentLog.warn(legacy + " is deprecated and ignored: argus.exporter.maxDelay is set");
+            return config.getDurationMillis("argus.exporter.maxDelay", 1000, 1, 60_000);
+        }
+        AgentLog.warn(legacy + " is deprecated: use argus.exporter.maxDelay (the longest a span waits for its"
+                + " batch to fill); its value is taken as argus.exporter.maxDelay");
+        return config.getDurationMillis(legacy, 1000, 1, 60_000);
     }
 
     private static ExporterMode exporterMode(AgentConfig config) {

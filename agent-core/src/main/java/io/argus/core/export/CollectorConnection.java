@@ -62,7 +62,7 @@ final class CollectorConnection {
     }
 
     /**
-     * Called by the exporter thread on every loop iteration: finishes or times out a connect, starts
+     * Called by the exporter thread on every loop iteration (at the latest when {@link #pollState} says so): finishes or times out a connect, starts
      * the next attempt once the backoff has passed, writes pending bytes and reads (and drops)
      * whatever the collector sent. Never blocks on the network.
      */
@@ -202,9 +202,25 @@ final class CollectorConnection {
         }
     }
 
-    /** True while a connect is in progress or written bytes wait for the socket: poll again soon. */
-    synchronized boolean needsPolling() {
-        return state == State.CONNECTING || pendingBytes > 0;
+    /** What {@link #poll} has to do next, for the exporter to choose how long it may sleep. */
+    enum PollState { IDLE, WRITING, CONNECTING, WAITING_TO_RECONNECT }
+
+    synchronized PollState pollState() {
+        switch (state) {
+            case CONNECTING:
+                return PollState.CONNECTING;
+            case DOWN:
+                return PollState.WAITING_TO_RECONNECT;
+            case CONNECTED:
+                return pendingBytes > 0 ? PollState.WRITING : PollState.IDLE;
+            default:
+                return PollState.IDLE;
+        }
+    }
+
+    /** Milliseconds until the next connect attempt while down; 0 when it is due. */
+    synchronized long millisToNextAttempt() {
+        return Math.max(0, nextAttemptMillis - System.currentTimeMillis());
     }
 
     boolean isConnected() {

@@ -13,13 +13,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The single exporter thread: drains the span queue in batches, and once per metrics interval
- * flushes the HTTP metric cells, the gauges and a heartbeat. Application threads never wait for it.
+ * The single exporter thread: sends the span queue in batches, and once per metrics interval the HTTP
+ * metric cells, the gauges and a heartbeat. Application threads never wait for it.
+ *
+ * <p>A batch goes out when {@code argus.exporter.batchSize} spans are queued (the application thread whose
+ * span fills it unparks this one), and whatever is queued goes out every {@code argus.exporter.maxDelay}. In
+ * between the thread sleeps: no polling while idle. The sleep is shortened only while the connection has work
+ * of its own (a connect in progress, bytes the socket has not taken, the next reconnection attempt).
  */
 public final class Exporter implements Runnable {
 
-    /** Longest sleep while the connection has bytes to write or a connect in progress. */
-    private static final long BUSY_PARK_NANOS = 10_000_000L;
+    /** Longest sleep while written bytes wait for room in the socket. */
+    private static final long WRITING_PARK_NANOS = 10_000_000L;
+    /** Longest sleep while a connect is in progress. */
+    private static final long CONNECTING_PARK_NANOS = 50_000_000L;
+    /** Longest sleep otherwise: a collector that closed the connection is noticed within this while idle. */
+    private static final long IDLE_PARK_NANOS = 1_000_000_000L;
 
     private final AgentSettings settings;
     private final SpanQueue queue;
@@ -33,9 +42,13 @@ public final class Exporter implements Runnable {
     private final String agentVersion;
     private final SpanEncoder encoder = new SpanEncoder();
     private final List<RecordedSpan> batch;
+    /** Queued spans that make the exporter send before the delay: a batch, or half the queue if that is less. */
+    private final int sendThreshold;
     private final Thread thread;
     private volatile boolean running = true;
     private long lastMetricsMillis;
+    /** Loop iterations so far (wake-ups), written by the exporter thread only; tests read it. */
+    private volatile long iterations;
 
     public Exporter(AgentSettings settings, SpanQueue queue, CallMetricsTable serverMetrics,
                     CallMetricsTable clientMetrics, AgentCounters counters, String agentVersion) {
@@ -52,6 +65,8 @@ public final class Exporter implements Runnable {
         this.dbMetrics = dbMetrics;
         this.counters = counters;
         this.batch = new ArrayList<RecordedSpan>(settings.batchSize);
+        // a queue smaller than a batch would fill up (and drop) while waiting for the delay
+        this.sendThreshold = Math.max(1, Math.min(settings.batchSize, settings.queueSize / 2));
         this.agentVersion = agentVersion;
         this.thread = new Thread(this, "argus-exporter");
         this.thread.setDaemon(true);
@@ -84,27 +99,75 @@ public final class Exporter implements Runnable {
     @Override
     public void run() {
         connect();
-        long parkNanos = settings.flushIntervalMillis * 1_000_000L;
+        long maxDelayNanos = settings.maxDelayMillis * 1_000_000L;
+        long nextFlush = System.nanoTime() + maxDelayNanos;
         while (running) {
+            iterations++;
             try {
                 CollectorConnection connection = this.connection;
                 if (connection != null) {
                     connection.poll(); // connect, reconnect, write what is pending, drop inbound bytes
                 }
-                int drained = exportSpans();
-                long now = System.currentTimeMillis();
-                if (now - lastMetricsMillis >= settings.metricsIntervalMillis) {
-                    exportMetrics(now);
+                long now = System.nanoTime();
+                boolean canSend = canSend(connection);
+                if (canSend) {
+                    if (now - nextFlush >= 0) {
+                        while (exportSpans() > 0) {
+                            // everything queued: the oldest has waited maxDelay
+                        }
+                        nextFlush = now + maxDelayNanos;
+                    } else {
+                        while (queue.size() >= sendThreshold && exportSpans() > 0) {
+                            // full batches only; the rest waits for more or for the delay
+                        }
+                    }
                 }
-                // sleep only when the queue is empty: a partial batch means more may be arriving
-                if (drained == 0) {
-                    LockSupport.parkNanos(connection != null && connection.needsPolling()
-                            ? Math.min(parkNanos, BUSY_PARK_NANOS) : parkNanos);
+                long nowMillis = System.currentTimeMillis();
+                if (nowMillis - lastMetricsMillis >= settings.metricsIntervalMillis) {
+                    exportMetrics(nowMillis);
+                    nowMillis = System.currentTimeMillis();
+                }
+                long sleep = Math.min(IDLE_PARK_NANOS,
+                        (lastMetricsMillis + settings.metricsIntervalMillis - nowMillis) * 1_000_000L);
+                if (connection != null) {
+                    sleep = Math.min(sleep, connectionPollNanos(connection));
+                }
+                if (canSend) {
+                    sleep = Math.min(sleep, nextFlush - System.nanoTime());
+                    if (sleep > 0) {
+                        queue.awaitSpans(sendThreshold, sleep);
+                    }
+                } else if (sleep > 0) {
+                    // spans stay queued until the collector is reachable: no batch wake-ups meanwhile
+                    LockSupport.parkNanos(this, sleep);
                 }
             } catch (Throwable t) {
                 AgentLog.error("exporter iteration failed", t);
-                LockSupport.parkNanos(parkNanos);
+                LockSupport.parkNanos(maxDelayNanos);
             }
+        }
+    }
+
+    long iterations() {
+        return iterations;
+    }
+
+    private boolean canSend(CollectorConnection connection) {
+        return settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR
+                || connection != null && connection.isConnected();
+    }
+
+    /** How soon the connection needs the next {@link CollectorConnection#poll}. */
+    private static long connectionPollNanos(CollectorConnection connection) {
+        switch (connection.pollState()) {
+            case WRITING:
+                return WRITING_PARK_NANOS;
+            case CONNECTING:
+                return CONNECTING_PARK_NANOS;
+            case WAITING_TO_RECONNECT:
+                return Math.max(1_000_000L, connection.millisToNextAttempt() * 1_000_000L);
+            default:
+                return IDLE_PARK_NANOS;
         }
     }
 

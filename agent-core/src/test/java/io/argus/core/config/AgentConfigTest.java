@@ -91,4 +91,17 @@ class AgentConfigTest {
         assertThat(settings.pluginEnabled("jvm")).isTrue();
         assertThat(settings.instance).startsWith("svc@");
     }
+
+    @Test
+    void maxDelayDefaultsToOneSecondAndTheDeprecatedFlushIntervalStillSetsIt() {
+        assertThat(settings().maxDelayMillis).isEqualTo(1000);
+        assertThat(settings("argus.exporter.maxDelay", "250ms").maxDelayMillis).isEqualTo(250);
+        assertThat(settings("argus.exporter.flushInterval", "20ms").maxDelayMillis).isEqualTo(20);
+        assertThat(settings("argus.exporter.flushInterval", "20ms", "argus.exporter.maxDelay", "2s").maxDelayMillis)
+                .isEqualTo(2000);
+    }
+
+    private static AgentSettings settings(String... kv) {
+        return new AgentSettings(new AgentConfig(props(kv), new HashMap<>(), props()));
+    }
 }
