@@ -22,11 +22,13 @@ public final class ServerHandleAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static ActiveSpan enter(@Advice.Argument(0) Request request) {
+        // the channel's own request (customizers may have wrapped the one handed to the server), found
+        // before the span starts: the span becomes current last, so nothing can fail after it
+        Request channelRequest = Request.unWrap(request);
         ActiveSpan span = ServerCalls.start(request.getMethod(), request.getHttpURI().getPath(), request,
                 RequestHeaders.INSTANCE);
         if (span != null) {
-            // the channel's own request: customizers may have wrapped the one handed to the server
-            JettyFields.REQUEST_SPAN.set(Request.unWrap(request), span);
+            JettyFields.REQUEST_SPAN.set(channelRequest, span);
         }
         return span;
     }
