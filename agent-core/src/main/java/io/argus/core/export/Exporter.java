@@ -248,6 +248,11 @@ public final class Exporter implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (thread.isAlive()) {
+            // the batch, the encoder and the socket belong to the exporter thread: never share them
+            AgentLog.debug("exporter still busy after " + timeoutMillis + " ms at exit; its last data is not flushed");
+            return;
+        }
         try {
             while (exportSpans() > 0) {
                 // drain the rest

@@ -175,4 +175,36 @@ class ExporterBatchingTest {
         await(() -> frames().stream().mapToInt(Integer::intValue).sum() == 74);
         assertThat(counters.sentSpans.get()).isEqualTo(74);
     }
+
+    @Test
+    void aShutdownThatTimesOutNeverSharesTheExporterThreadsBatchOrSocket() throws Exception {
+        listen(0);
+        Properties props = new Properties();
+        props.setProperty("argus.collector.address", "127.0.0.1:" + server.getLocalPort());
+        props.setProperty("argus.metrics.interval", "100ms");
+        AgentSettings settings = new AgentSettings(new AgentConfig(props, new HashMap<String, String>(), new Properties()));
+        counters = new AgentCounters();
+        queue = new SpanQueue(settings.queueSize, counters);
+        exporter = new Exporter(settings, queue, new CallMetricsTable(10), new CallMetricsTable(10), counters, "test");
+        java.util.Set<String> samplers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        exporter.addGaugeSource(sink -> {
+            samplers.add(Thread.currentThread().getName());
+            if (Thread.currentThread().getName().equals("argus-exporter")) {
+                busy.countDown();
+                try {
+                    release.await(20, java.util.concurrent.TimeUnit.SECONDS); // the exporter thread is slow at exit
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        exporter.start();
+        assertThat(busy.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        exporter.shutdown(200);
+        assertThat(samplers).as("threads that used the exporter's metrics encoder").containsExactly("argus-exporter");
+        release.countDown();
+    }
 }
