@@ -61,6 +61,12 @@ class AbsentLibrariesIT {
         try (TestCollector collector = TestCollector.start();
              AgentApp app = builder.service("absent-libraries").collector(collector.ingestPort()).start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
+            // JDK classes loaded before the engine was ready are retransformed by its init thread, which
+            // may still be at it when the application is done
+            for (String expected : List.of("java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.FutureTask",
+                    "java.lang.Thread")) {
+                app.awaitLine("\\[argus] DEBUG instrumented " + Pattern.quote(expected) + "$", Duration.ofSeconds(60));
+            }
             List<String> lines = app.lines();
             Set<String> instrumented = matches(lines, INSTRUMENTED);
             Set<String> examined = matches(lines, EXAMINED);
