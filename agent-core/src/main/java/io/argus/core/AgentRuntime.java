@@ -92,7 +92,7 @@ public final class AgentRuntime {
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
-                ? settings.collectorHost + ":" + settings.collectorPort : "discard")
+                ? settings.collectorList() : "discard")
                 + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
     }
 

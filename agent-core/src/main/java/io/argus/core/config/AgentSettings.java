@@ -3,6 +3,9 @@ package io.argus.core.config;
 import io.argus.core.AgentLog;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 
 /** Every agent setting, read and checked once at start-up. See docs/configuration.md. */
@@ -16,6 +19,9 @@ public final class AgentSettings {
     public final String serviceName;
     public final String instance;
     public final String host;
+    /** The collectors to send to, in the order they are tried; never empty. */
+    public final List<CollectorAddress> collectorAddresses;
+    /** The first of {@link #collectorAddresses}. */
     public final String collectorHost;
     public final int collectorPort;
     public final String token;
@@ -39,18 +45,9 @@ public final class AgentSettings {
         this.serviceName = config.getString("argus.service.name", defaultServiceName());
         this.host = hostName();
         this.instance = config.getString("argus.service.instance", serviceName + "@" + host + ":" + pid());
-        String address = config.getString("argus.collector.address", DEFAULT_COLLECTOR);
-        int colon = address.lastIndexOf(':');
-        int port = colon > 0 ? parsePort(address.substring(colon + 1)) : -1;
-        if (port < 0) {
-            AgentLog.error("invalid value '" + address + "' for argus.collector.address: expected host:port;"
-                    + " using the default " + DEFAULT_COLLECTOR);
-            this.collectorHost = "127.0.0.1";
-            this.collectorPort = 9898;
-        } else {
-            this.collectorHost = address.substring(0, colon);
-            this.collectorPort = port;
-        }
+        this.collectorAddresses = collectorAddresses(config);
+        this.collectorHost = collectorAddresses.get(0).host;
+        this.collectorPort = collectorAddresses.get(0).port;
         this.token = config.getString("argus.collector.token", "");
         this.samplingRate = config.getDouble("argus.tracing.samplingRate", 0, 0, 100);
         this.metricsIntervalMillis = config.getDurationMillis("argus.metrics.interval", 10_000, 100, 3_600_000);
@@ -110,13 +107,40 @@ public final class AgentSettings {
         }
     }
 
-    private static int parsePort(String text) {
-        try {
-            int port = Integer.parseInt(text.trim());
-            return port > 0 && port < 65536 ? port : -1;
-        } catch (NumberFormatException e) {
-            return -1;
+    /**
+     * {@code argus.collector.address}: {@code host:port}, or several separated by commas. A malformed entry is
+     * reported and skipped; with none left, the default is used.
+     */
+    private static List<CollectorAddress> collectorAddresses(AgentConfig config) {
+        String key = "argus.collector.address";
+        String value = config.getString(key, DEFAULT_COLLECTOR);
+        String[] entries = value.split(",", -1);
+        List<CollectorAddress> addresses = new ArrayList<CollectorAddress>(entries.length);
+        for (String entry : entries) {
+            CollectorAddress address = CollectorAddress.parse(entry);
+            if (address != null) {
+                addresses.add(address);
+            } else if (entries.length > 1) {
+                AgentLog.error("invalid entry '" + entry.trim() + "' in " + key + ": expected host:port with a port"
+                        + " from 1 to 65535; skipping it");
+            }
         }
+        if (addresses.isEmpty()) {
+            AgentLog.error("invalid value '" + value + "' for " + key + ": expected host:port"
+                    + (entries.length > 1 ? " or a comma-separated list of them" : "")
+                    + "; using the default " + DEFAULT_COLLECTOR);
+            addresses.add(CollectorAddress.parse(DEFAULT_COLLECTOR));
+        }
+        return Collections.unmodifiableList(addresses);
+    }
+
+    /** {@link #collectorAddresses} as configured: {@code host1:port1,host2:port2}. */
+    public String collectorList() {
+        StringBuilder list = new StringBuilder();
+        for (CollectorAddress address : collectorAddresses) {
+            list.append(list.length() == 0 ? "" : ",").append(address);
+        }
+        return list.toString();
     }
 
     /** The main class's simple name, or the jar's name without {@code .jar}. */

@@ -1,6 +1,7 @@
 package io.argus.core.export;
 
 import io.argus.core.AgentLog;
+import io.argus.core.config.CollectorAddress;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,6 +9,8 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,6 +20,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@code maxPendingBytes} are waiting to be written, {@link #send} refuses and the caller counts a
  * drop, so a dead or slow collector never holds memory or threads. No call ever blocks on the
  * network (only the host name look-up of a connect attempt can, as with any resolver).
+ *
+ * <p>With several collector addresses, each failure (a refused or timed-out connect, an unresolvable name, a
+ * closed connection) moves on to the next address in the list, cyclically, after the same backoff: a new
+ * connection always starts with the handshake, and what was pending for the dead socket is dropped with it.
  *
  * <p>Not Netty: the collector connection alone loaded some 400 Netty classes at every application
  * start, for one client socket. The methods that touch the socket are synchronized: the exporter
@@ -30,8 +37,12 @@ final class CollectorConnection {
 
     private enum State { DOWN, CONNECTING, CONNECTED, CLOSED }
 
-    private final String host;
-    private final int port;
+    /** Tried in order, one after the other on each failure; never empty. */
+    private final CollectorAddress[] addresses;
+    /** Per address: whether its failure was logged during the current outage (one WARN line each). */
+    private final boolean[] reportedDown;
+    /** Index into {@link #addresses} of the collector connected, being connected or tried next. */
+    private int current;
     private final byte[] handshake;
     private final int maxPendingBytes;
     private final long maxBackoffMillis;
@@ -44,11 +55,19 @@ final class CollectorConnection {
     private long connectDeadlineMillis;
     private long nextAttemptMillis;
     private long backoffMillis = MIN_BACKOFF_MILLIS;
-    private boolean reportedDown;
 
     CollectorConnection(String host, int port, byte[] handshake, int maxPendingBytes, long maxBackoffMillis) {
-        this.host = host;
-        this.port = port;
+        this(Collections.singletonList(new CollectorAddress(host, port)), handshake, maxPendingBytes,
+                maxBackoffMillis);
+    }
+
+    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
+                        long maxBackoffMillis) {
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException("no collector address");
+        }
+        this.addresses = addresses.toArray(new CollectorAddress[0]);
+        this.reportedDown = new boolean[this.addresses.length];
         this.handshake = handshake;
         this.maxPendingBytes = maxPendingBytes;
         this.maxBackoffMillis = maxBackoffMillis;
@@ -83,7 +102,8 @@ final class CollectorConnection {
     }
 
     private void connect(long now) {
-        AgentLog.debug("connecting to collector " + host + ":" + port);
+        CollectorAddress address = addresses[current];
+        AgentLog.debug("connecting to collector " + address);
         SocketChannel opened = null;
         try {
             opened = SocketChannel.open();
@@ -93,7 +113,7 @@ final class CollectorConnection {
             channel = opened;
             connectDeadlineMillis = now + CONNECT_TIMEOUT_MILLIS;
             state = State.CONNECTING;
-            if (opened.connect(new InetSocketAddress(host, port))) {
+            if (opened.connect(new InetSocketAddress(address.host, address.port))) {
                 onConnected();
             }
         } catch (Exception e) {
@@ -120,16 +140,24 @@ final class CollectorConnection {
     private void onConnected() {
         state = State.CONNECTED;
         backoffMillis = MIN_BACKOFF_MILLIS;
-        if (reportedDown) {
-            AgentLog.info("collector " + host + ":" + port + " reachable again");
+        boolean wasDown = false;
+        for (int i = 0; i < reportedDown.length; i++) {
+            wasDown |= reportedDown[i];
+            reportedDown[i] = false;
         }
-        reportedDown = false;
+        if (wasDown) {
+            AgentLog.info(addresses.length == 1 ? "collector " + addresses[current] + " reachable again"
+                    : "sending to collector " + addresses[current]);
+        }
         // nothing can be queued before the handshake: send() refuses until this point
         enqueue(ByteBuffer.wrap(handshake));
         flush();
     }
 
-    /** Closes the socket, drops what was waiting for it and schedules the next attempt. */
+    /**
+     * Closes the socket, drops what was waiting for it and schedules the next attempt, at the next address
+     * when there are several.
+     */
     private void onDown(String reason) {
         if (channel != null) {
             closeQuietly(channel);
@@ -141,13 +169,17 @@ final class CollectorConnection {
             return;
         }
         state = State.DOWN;
-        if (!reportedDown) {
-            AgentLog.warn("collector " + host + ":" + port + " unavailable (" + reason
-                    + "); dropping data and retrying with backoff");
-            reportedDown = true;
+        int failed = current;
+        current = (current + 1) % addresses.length;
+        if (!reportedDown[failed]) {
+            AgentLog.warn("collector " + addresses[failed] + " unavailable (" + reason + "); "
+                    + (addresses.length == 1 ? "dropping data and retrying with backoff"
+                    : "trying " + addresses[current]));
+            reportedDown[failed] = true;
         }
         long delay = backoffMillis;
-        AgentLog.debug("collector down (" + reason + "); next attempt in " + delay + " ms");
+        AgentLog.debug("collector " + addresses[failed] + " down (" + reason + "); next attempt at "
+                + addresses[current] + " in " + delay + " ms");
         backoffMillis = Math.min(maxBackoffMillis, backoffMillis * 2);
         nextAttemptMillis = System.currentTimeMillis() + delay;
     }
@@ -221,6 +253,11 @@ final class CollectorConnection {
     /** Milliseconds until the next connect attempt while down; 0 when it is due. */
     synchronized long millisToNextAttempt() {
         return Math.max(0, nextAttemptMillis - System.currentTimeMillis());
+    }
+
+    /** The collector connected, being connected or tried next. */
+    synchronized CollectorAddress currentAddress() {
+        return addresses[current];
     }
 
     boolean isConnected() {

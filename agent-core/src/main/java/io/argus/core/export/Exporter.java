@@ -86,7 +86,7 @@ public final class Exporter implements Runnable {
             return;
         }
         try {
-            CollectorConnection created = new CollectorConnection(settings.collectorHost, settings.collectorPort,
+            CollectorConnection created = new CollectorConnection(settings.collectorAddresses,
                     ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
                     settings.maxPendingBytes, settings.maxBackoffMillis);
             created.start();

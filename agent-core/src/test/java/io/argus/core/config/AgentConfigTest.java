@@ -93,6 +93,55 @@ class AgentConfigTest {
     }
 
     @Test
+    void collectorAddressTakesACommaSeparatedListAndSkipsBadEntries() {
+        AgentSettings one = settings();
+        assertThat(one.collectorList()).isEqualTo("127.0.0.1:9898");
+
+        AgentSettings list = settings("argus.collector.address", " c1.local:7000 ,c2.local:7001,  10.0.0.3 : 9898 ");
+        assertThat(list.collectorList()).isEqualTo("c1.local:7000,c2.local:7001,10.0.0.3:9898");
+        assertThat(list.collectorAddresses.get(1).host).isEqualTo("c2.local");
+        assertThat(list.collectorAddresses.get(1).port).isEqualTo(7001);
+        assertThat(list.collectorHost).isEqualTo("c1.local");
+        assertThat(list.collectorPort).isEqualTo(7000);
+
+        String log = capturingErr(() -> {
+            AgentSettings bad = settings("argus.collector.address",
+                    "c1.local,,c2.local:70000,c3.local:7002, :7003,c4.local:x,c5.local:");
+            assertThat(bad.collectorList()).isEqualTo("c3.local:7002");
+        });
+        assertThat(log).contains("invalid entry 'c1.local' in argus.collector.address: expected host:port")
+                .contains("invalid entry '' in argus.collector.address")
+                .contains("invalid entry 'c2.local:70000' in argus.collector.address")
+                .contains("invalid entry ':7003' in argus.collector.address")
+                .contains("invalid entry 'c4.local:x' in argus.collector.address")
+                .contains("invalid entry 'c5.local:' in argus.collector.address")
+                .doesNotContain("c3.local:7002'").doesNotContain("using the default");
+        assertThat(log.split("invalid entry", -1)).as("each bad entry reported once").hasSize(7);
+
+        log = capturingErr(() -> assertThat(settings("argus.collector.address", "c1.local, :0").collectorList())
+                .isEqualTo(AgentSettings.DEFAULT_COLLECTOR));
+        assertThat(log).contains("invalid value 'c1.local, :0' for argus.collector.address: expected host:port or a"
+                + " comma-separated list of them; using the default 127.0.0.1:9898");
+
+        log = capturingErr(() -> assertThat(settings("argus.collector.address", "c1.local").collectorList())
+                .isEqualTo(AgentSettings.DEFAULT_COLLECTOR));
+        assertThat(log).isEqualTo("[argus] ERROR invalid value 'c1.local' for argus.collector.address: expected"
+                + " host:port; using the default 127.0.0.1:9898" + System.lineSeparator());
+    }
+
+    private static String capturingErr(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return new String(captured.toByteArray(), StandardCharsets.UTF_8);
+    }
+
+    @Test
     void maxDelayDefaultsToOneSecondAndTheDeprecatedFlushIntervalStillSetsIt() {
         assertThat(settings().maxDelayMillis).isEqualTo(1000);
         assertThat(settings("argus.exporter.maxDelay", "250ms").maxDelayMillis).isEqualTo(250);

@@ -1,5 +1,6 @@
 package io.argus.core.export;
 
+import io.argus.core.config.CollectorAddress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -64,8 +66,10 @@ class CollectorConnectionTest {
 
     /** Polls the connection every 10 ms, like the exporter's idle loop. */
     private CollectorConnection started(int port, int maxPendingBytes, long maxBackoffMillis) {
-        final CollectorConnection connection = new CollectorConnection("127.0.0.1", port, HANDSHAKE,
-                maxPendingBytes, maxBackoffMillis);
+        return started(new CollectorConnection("127.0.0.1", port, HANDSHAKE, maxPendingBytes, maxBackoffMillis));
+    }
+
+    private CollectorConnection started(final CollectorConnection connection) {
         connection.start();
         driving = true;
         driver = new Thread(() -> {
@@ -144,6 +148,15 @@ class CollectorConnectionTest {
         return frame;
     }
 
+    /** The agent's stream once the handshake, which must come first, has been read. */
+    private static DataInputStream afterHandshake(Socket agent) throws IOException {
+        DataInputStream in = new DataInputStream(agent.getInputStream());
+        byte[] first = new byte[HANDSHAKE.length];
+        in.readFully(first);
+        assertThat(first).as("handshake first").isEqualTo(HANDSHAKE);
+        return in;
+    }
+
     @Test
     void reconnectsAfterRefusalsAndSendsTheHandshakeFirst() throws Exception {
         int port = freePort();
@@ -184,6 +197,52 @@ class CollectorConnectionTest {
                 assertThat(readFrame(in)).isEqualTo(frame(3, 7));
             }
             assertThat(count(log(), " reachable again")).isEqualTo(2);
+        } finally {
+            connection.close(1000);
+        }
+    }
+
+    @Test
+    void failsOverBetweenAddressesWithOneLinePerSwitchAndTheHandshakeFirst() throws Exception {
+        int first = freePort();
+        int second = freePort();
+        String a = "127.0.0.1:" + first;
+        String b = "127.0.0.1:" + second;
+        CollectorConnection connection = started(new CollectorConnection(Arrays.asList(
+                new CollectorAddress("127.0.0.1", first), new CollectorAddress("127.0.0.1", second)),
+                HANDSHAKE, 1 << 20, 200));
+        try {
+            Thread.sleep(1500); // both refuse: many attempts, alternating
+            assertThat(connection.send(new byte[] {0, 0, 0, 0})).isFalse();
+            assertThat(count(log(), " unavailable (")).as("one WARN line per address and outage").isEqualTo(2);
+            assertThat(log()).contains("collector " + a + " unavailable (java.net.ConnectException")
+                    .contains("); trying " + b)
+                    .contains("collector " + b + " unavailable (java.net.ConnectException")
+                    .contains("); trying " + a)
+                    .doesNotContain("dropping data and retrying");
+
+            try (ServerSocket server = listen(second)) {
+                try (Socket agent = server.accept()) {
+                    DataInputStream in = afterHandshake(agent);
+                    await("connected to the second", connection::isConnected);
+                    assertThat(connection.currentAddress().port).isEqualTo(second);
+                    assertThat(log()).contains("sending to collector " + b);
+                    assertThat(connection.send(frame(2, 5))).isTrue();
+                    assertThat(readFrame(in)).isEqualTo(frame(2, 5));
+                }
+                // the second closes the connection (and still listens): the first is tried next, once
+                await("switch logged",
+                        () -> log().contains("collector " + b + " unavailable (connection closed); trying " + a));
+                try (ServerSocket firstServer = listen(first); Socket agent = firstServer.accept()) {
+                    DataInputStream in = afterHandshake(agent); // a new connection starts with it
+                    await("connected to the first", connection::isConnected);
+                    assertThat(connection.currentAddress().port).isEqualTo(first);
+                    assertThat(connection.send(frame(3, 9))).isTrue();
+                    assertThat(readFrame(in)).isEqualTo(frame(3, 9));
+                }
+            }
+            assertThat(count(log(), " unavailable (")).isEqualTo(3);
+            assertThat(count(log(), "sending to collector ")).isEqualTo(2);
         } finally {
             connection.close(1000);
         }

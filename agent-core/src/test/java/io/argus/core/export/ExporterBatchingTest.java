@@ -1,25 +1,9 @@
 package io.argus.core.export;
 
-import io.argus.core.AgentCounters;
-import io.argus.core.config.AgentConfig;
-import io.argus.core.config.AgentSettings;
-import io.argus.core.metrics.CallMetricsTable;
-import io.argus.core.trace.RecordedSpan;
-import io.argus.core.trace.Sampler;
-import io.argus.core.trace.Tracer;
-import io.argus.protocol.Frame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Properties;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,86 +14,37 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExporterBatchingTest {
 
-    /** Span counts of the span frames a fake collector received, in order. */
-    private final List<Integer> spanFrames = new ArrayList<Integer>();
-    private volatile boolean handshakeSeen;
-    private ServerSocket server;
-    private Thread reader;
+    private FakeCollector collector;
+    private TestExporter agent;
     private Exporter exporter;
-    private SpanQueue queue;
-    private Tracer tracer;
-    private AgentCounters counters;
 
     @AfterEach
     void stop() throws Exception {
-        if (exporter != null) {
-            exporter.shutdown(1000);
+        if (agent != null) {
+            agent.shutdown();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (reader != null) {
-            reader.join(5000);
+        if (collector != null) {
+            collector.close();
         }
     }
 
     private void start(int batchSize, String maxDelay) throws Exception {
-        listen(0);
-        startExporter(server.getLocalPort(), batchSize, maxDelay, 8192);
-        await(() -> handshakeSeen);
-    }
-
-    private void listen(int port) throws IOException {
-        server = new ServerSocket(port, 5, InetAddress.getLoopbackAddress());
-        reader = new Thread(() -> {
-            try (Socket s = server.accept()) {
-                DataInputStream in = new DataInputStream(s.getInputStream());
-                while (true) {
-                    byte[] body = new byte[in.readInt()];
-                    in.readFully(body);
-                    Frame frame = Frame.parseFrom(body);
-                    if (frame.hasHandshake()) {
-                        handshakeSeen = true;
-                    } else if (frame.hasSpans()) {
-                        synchronized (spanFrames) {
-                            spanFrames.add(frame.getSpans().getSpansCount());
-                        }
-                    }
-                }
-            } catch (IOException end) {
-                // closed
-            }
-        }, "fake-collector");
-        reader.start();
+        collector = new FakeCollector(0);
+        startExporter(collector.port(), batchSize, maxDelay, 8192);
+        await(() -> collector.handshakes() > 0);
     }
 
     private void startExporter(int port, int batchSize, String maxDelay, int queueSize) {
-        Properties props = new Properties();
-        props.setProperty("argus.collector.address", "127.0.0.1:" + port);
-        props.setProperty("argus.exporter.batchSize", Integer.toString(batchSize));
-        props.setProperty("argus.exporter.maxDelay", maxDelay);
-        props.setProperty("argus.exporter.queueSize", Integer.toString(queueSize));
-        props.setProperty("argus.exporter.maxBackoff", "1s");
-        props.setProperty("argus.metrics.interval", "1h");
-        AgentSettings settings = new AgentSettings(new AgentConfig(props, new HashMap<String, String>(), new Properties()));
-        counters = new AgentCounters();
-        queue = new SpanQueue(settings.queueSize, counters);
-        tracer = new Tracer(new Sampler(100), queue);
-        exporter = new Exporter(settings, queue, new CallMetricsTable(10), new CallMetricsTable(10), counters, "test");
-        exporter.start();
+        agent = new TestExporter("127.0.0.1:" + port, batchSize, maxDelay, queueSize);
+        exporter = agent.exporter;
     }
 
     private void spans(int n) {
-        for (int i = 0; i < n; i++) {
-            RecordedSpan span = tracer.startServer("GET", "/x", null, null, null);
-            tracer.end(span, System.nanoTime(), null, false);
-        }
+        agent.spans(n);
     }
 
     private List<Integer> frames() {
-        synchronized (spanFrames) {
-            return new ArrayList<Integer>(spanFrames);
-        }
+        return collector.spanFrames();
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {
@@ -160,20 +95,17 @@ class ExporterBatchingTest {
 
     @Test
     void spansWaitInTheBoundedQueueDuringAnOutageAndFlowWhenTheCollectorComes() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        int port = FakeCollector.freePort();
         startExporter(port, 512, "200ms", 64);
         spans(300); // nobody listens: 64 wait in the queue, the rest are dropped and counted
-        assertThat(counters.droppedSpans.get()).isEqualTo(300 - 64);
+        assertThat(agent.counters.droppedSpans.get()).isEqualTo(300 - 64);
         Thread.sleep(300);
-        listen(port);
-        await(() -> handshakeSeen); // reconnected within the 1 s backoff
-        await(() -> frames().stream().mapToInt(Integer::intValue).sum() == 64);
+        collector = new FakeCollector(port);
+        await(() -> collector.handshakes() > 0); // reconnected within the 1 s backoff
+        await(() -> collector.spans() == 64);
         spans(10);
-        await(() -> frames().stream().mapToInt(Integer::intValue).sum() == 74);
-        assertThat(counters.sentSpans.get()).isEqualTo(74);
+        await(() -> collector.spans() == 74);
+        assertThat(agent.counters.sentSpans.get()).isEqualTo(74);
     }
 
     @Test
