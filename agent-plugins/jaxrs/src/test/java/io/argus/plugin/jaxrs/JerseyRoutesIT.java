@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,13 +45,19 @@ class JerseyRoutesIT extends AbstractServerPluginIT {
             return System.getProperty(versionProperty);
         }
 
-        /** Its folder of jars and the application compiled against it. */
-        String classpath() {
-            Path jars = Paths.get(System.getProperty("argus.test.jersey.jars"), "jersey-" + version());
-            try (Stream<Path> files = Files.list(jars)) {
-                List<String> entries = files.map(Path::toString).sorted().collect(Collectors.toList());
-                entries.add(System.getProperty(appProperty));
-                return String.join(File.pathSeparator, entries);
+        /** Its folder of jars, those of {@code more} folders (a container), and the application compiled against it. */
+        String classpath(String... more) {
+            List<String> entries = new ArrayList<>(jars("jersey-" + version()));
+            for (String folder : more) {
+                entries.addAll(jars(folder));
+            }
+            entries.add(System.getProperty(appProperty));
+            return String.join(File.pathSeparator, entries);
+        }
+
+        private static List<String> jars(String folder) {
+            try (Stream<Path> files = Files.list(Paths.get(System.getProperty("argus.test.jersey.jars"), folder))) {
+                return files.map(Path::toString).sorted().collect(Collectors.toList());
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -61,6 +68,8 @@ class JerseyRoutesIT extends AbstractServerPluginIT {
     static final String LINE = "/shop/api/orders/{id}/lines/{line}";
 
     private Jersey jersey = Jersey.V3;
+    private String mainClass = "io.argus.plugin.jaxrs.app.JerseyApp";
+    private String[] containerJars = {};
 
     static Stream<Arguments> jerseyAndJdk() {
         return Stream.of(Jersey.values()).flatMap(j -> AgentApp.javaHomes().stream().map(home -> Arguments.of(j, home)));
@@ -68,12 +77,12 @@ class JerseyRoutesIT extends AbstractServerPluginIT {
 
     @Override
     protected String mainClass() {
-        return "io.argus.plugin.jaxrs.app.JerseyApp";
+        return mainClass;
     }
 
     @Override
     protected String classpath() {
-        return jersey.classpath();
+        return jersey.classpath(containerJars);
     }
 
     @Override
@@ -87,39 +96,63 @@ class JerseyRoutesIT extends AbstractServerPluginIT {
         jersey = version;
         String service = service("all", javaHome);
         try (AgentApp app = start(service, javaHome, 100).start()) {
-            assertThat(pluginsLoaded(app)).contains("jaxrs", "jdk-http-server");
-            int port = readyPort(app);
-            for (String id : List.of("apple", "pear", "plum")) {
-                assertThat(get(port, "/shop/api/orders/" + id)).isEqualTo(200);
-            }
-            assertThat(get(port, "/shop/api/orders/boom")).isEqualTo(500);
-            assertThat(get(port, "/shop/api/orders")).isEqualTo(200);
-            assertThat(get(port, "/shop/api/orders/apple/lines/first")).isEqualTo(200);
-            assertThat(get(port, "/shop/api/orders/pear/lines/second")).isEqualTo(200);
-            // no resource matched: no template, the raw path
-            assertThat(get(port, "/shop/api/nothing")).isEqualTo(404);
-
-            awaitServerMetrics(service, Map.of("GET " + ORDER + " 200", 3L, "GET " + ORDER + " 500", 1L,
-                    "GET /shop/api/orders 200", 1L, "GET " + LINE + " 200", 2L, "GET /shop/api/nothing 404", 1L));
-
-            List<JsonNode> traces = awaitTraces(service, 8);
-            assertThat(rootNames(traces)).containsExactlyInAnyOrder("GET " + ORDER, "GET " + ORDER, "GET " + ORDER,
-                    "GET " + ORDER, "GET /shop/api/orders", "GET " + LINE, "GET " + LINE, "GET /shop/api/nothing");
-            // the span is named by the template and keeps the path it was called with
-            Set<String> orderPaths = traces.stream().filter(t -> t.path("rootName").asText().equals("GET " + ORDER))
-                    .map(t -> singleSpan(t.path("traceId").asText()).path("tags").path("http.path").asText())
-                    .collect(Collectors.toSet());
-            assertThat(orderPaths).containsExactlyInAnyOrder("/shop/api/orders/apple", "/shop/api/orders/pear",
-                    "/shop/api/orders/plum", "/shop/api/orders/boom");
-            Set<String> linePaths = traces.stream().filter(t -> t.path("rootName").asText().equals("GET " + LINE))
-                    .map(t -> singleSpan(t.path("traceId").asText())).peek(span -> {
-                        assertThat(span.path("name").asText()).isEqualTo("GET " + LINE);
-                        assertThat(span.path("tags").path("http.status_code").asText()).isEqualTo("200");
-                    })
-                    .map(span -> span.path("tags").path("http.path").asText()).collect(Collectors.toSet());
-            assertThat(linePaths).containsExactlyInAnyOrder("/shop/api/orders/apple/lines/first", "/shop/api/orders/pear/lines/second");
-            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
+            verifyRoutes(service, app);
         }
+    }
+
+    @ParameterizedTest(name = "Jersey 2 servlet on Jetty 9.4 on {0}")
+    @MethodSource("javaHomes")
+    void prefixesTheServletContextAndMapping(String javaHome) throws Exception {
+        jersey = Jersey.V2;
+        mainClass = "io.argus.plugin.jaxrs.app.JettyJerseyApp";
+        containerJars = new String[] {System.getProperty("argus.test.jetty9")};
+        String service = service("jetty", javaHome);
+        try (AgentApp app = start(service, javaHome, 100).start()) {
+            verifyRoutes(service, app);
+        }
+    }
+
+    static List<String> javaHomes() {
+        return AgentApp.javaHomes();
+    }
+
+    /**
+     * Orders, a failing order, the order list, order lines through a sub-resource locator and an unmatched
+     * path, under {@code /shop/api} (a JDK HttpServer context, or a servlet context path and mapping).
+     */
+    void verifyRoutes(String service, AgentApp app) throws Exception {
+        assertThat(pluginsLoaded(app)).contains("jaxrs");
+        int port = readyPort(app);
+        for (String id : List.of("apple", "pear", "plum")) {
+            assertThat(get(port, "/shop/api/orders/" + id)).isEqualTo(200);
+        }
+        assertThat(get(port, "/shop/api/orders/boom")).isEqualTo(500);
+        assertThat(get(port, "/shop/api/orders")).isEqualTo(200);
+        assertThat(get(port, "/shop/api/orders/apple/lines/first")).isEqualTo(200);
+        assertThat(get(port, "/shop/api/orders/pear/lines/second")).isEqualTo(200);
+        // no resource matched: no template, the raw path
+        assertThat(get(port, "/shop/api/nothing")).isEqualTo(404);
+
+        awaitServerMetrics(service, Map.of("GET " + ORDER + " 200", 3L, "GET " + ORDER + " 500", 1L,
+                "GET /shop/api/orders 200", 1L, "GET " + LINE + " 200", 2L, "GET /shop/api/nothing 404", 1L));
+
+        List<JsonNode> traces = awaitTraces(service, 8);
+        assertThat(rootNames(traces)).containsExactlyInAnyOrder("GET " + ORDER, "GET " + ORDER, "GET " + ORDER,
+                "GET " + ORDER, "GET /shop/api/orders", "GET " + LINE, "GET " + LINE, "GET /shop/api/nothing");
+        // the span is named by the template and keeps the path it was called with
+        Set<String> orderPaths = traces.stream().filter(t -> t.path("rootName").asText().equals("GET " + ORDER))
+                .map(t -> singleSpan(t.path("traceId").asText()).path("tags").path("http.path").asText())
+                .collect(Collectors.toSet());
+        assertThat(orderPaths).containsExactlyInAnyOrder("/shop/api/orders/apple", "/shop/api/orders/pear",
+                "/shop/api/orders/plum", "/shop/api/orders/boom");
+        Set<String> linePaths = traces.stream().filter(t -> t.path("rootName").asText().equals("GET " + LINE))
+                .map(t -> singleSpan(t.path("traceId").asText())).peek(span -> {
+                    assertThat(span.path("name").asText()).isEqualTo("GET " + LINE);
+                    assertThat(span.path("tags").path("http.status_code").asText()).isEqualTo("200");
+                })
+                .map(span -> span.path("tags").path("http.path").asText()).collect(Collectors.toSet());
+        assertThat(linePaths).containsExactlyInAnyOrder("/shop/api/orders/apple/lines/first", "/shop/api/orders/pear/lines/second");
+        assertThat(agentGauge(service, "agent.advice.errors")).isZero();
     }
 
     @Test
@@ -139,7 +172,7 @@ class JerseyRoutesIT extends AbstractServerPluginIT {
     void keepsThePathWhenDisabled() throws Exception {
         String service = service("off", JDK);
         try (AgentApp app = start(service, JDK, 100).agent("argus.plugin.jaxrs.enabled", false).start()) {
-            assertThat(pluginsLoaded(app)).isEqualTo("jdk-http-server");
+            assertThat(pluginsLoaded(app)).contains("jdk-http-server").doesNotContain("jaxrs");
             int port = readyPort(app);
             assertThat(get(port, "/shop/api/orders/apple")).isEqualTo(200);
             assertThat(get(port, "/shop/api/orders/apple/lines/first")).isEqualTo(200);
