@@ -43,7 +43,6 @@ final class CollectorSection implements Section<RunResults> {
      * request (all target processes, measured closed-loop rounds).
      */
     private static void costTable(RunResults r, Markdown md) {
-        md.line("");
         md.line("The collector's own cost (placement: " + MachineSection.placement(r.settings) + "): its CPU time from the "
                 + "start of the load phase until its stored-span counter settled, per span stored and per request sent, "
                 + "beside the application's CPU per request (all target processes, measured closed-loop rounds).");
