@@ -51,7 +51,11 @@ public final class AgentRuntime {
         }
         String version = version();
         AgentCounters counters = new AgentCounters();
-        SpanQueue queue = new SpanQueue(settings.queueSize, counters);
+        SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
+        if (settings.blockWhenFull) {
+            AgentLog.warn("argus.exporter.blockWhenFull=true: application threads wait for room in the span queue"
+                    + " instead of dropping spans (for benchmarks only)");
+        }
         CallMetricsTable serverMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable clientMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);

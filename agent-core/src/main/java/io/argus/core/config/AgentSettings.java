@@ -35,6 +35,8 @@ public final class AgentSettings {
     public final int maxPendingBytes;
     public final long maxBackoffMillis;
     public final ExporterMode exporterMode;
+    /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
+    public final boolean blockWhenFull;
     public final boolean waitForInstrumentation;
     public final boolean honorInboundSampling;
     public final boolean normalizeRoutes;
@@ -58,6 +60,7 @@ public final class AgentSettings {
         this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
+        this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
         this.waitForInstrumentation = config.getBoolean("argus.startup.waitForInstrumentation", false);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);

@@ -184,6 +184,16 @@ final class CollectorConnection {
         nextAttemptMillis = System.currentTimeMillis() + delay;
     }
 
+    /** Connected, or a connect in progress: not down and not closed. */
+    synchronized boolean upOrConnecting() {
+        return state == State.CONNECTED || state == State.CONNECTING;
+    }
+
+    /** Whether {@link #send} would take a frame now: connected, and the pending bytes below their limit. */
+    synchronized boolean hasRoom() {
+        return state == State.CONNECTED && pendingBytes < maxPendingBytes;
+    }
+
     /** Queues one frame for writing; false when it cannot be written now (the caller drops it). */
     synchronized boolean send(byte[] frame) {
         if (state != State.CONNECTED || pendingBytes >= maxPendingBytes) {

@@ -110,6 +110,11 @@ public final class Exporter implements Runnable {
                 }
                 long now = System.nanoTime();
                 boolean canSend = canSend(connection);
+                if (settings.blockWhenFull) {
+                    // waiting application threads give up only while the collector is down
+                    queue.draining(settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR
+                            || connection != null && connection.upOrConnecting());
+                }
                 if (canSend) {
                     if (now - nextFlush >= 0) {
                         while (exportSpans() > 0) {
@@ -134,7 +139,10 @@ public final class Exporter implements Runnable {
                 }
                 if (canSend) {
                     sleep = Math.min(sleep, nextFlush - System.nanoTime());
-                    if (sleep > 0) {
+                    if (sleep > 0 && holdingBack(connection)) {
+                        // blockWhenFull: the queue stays full while the socket catches up; no batch wake-ups
+                        LockSupport.parkNanos(this, sleep);
+                    } else if (sleep > 0) {
                         queue.awaitSpans(sendThreshold, sleep);
                     }
                 } else if (sleep > 0) {
@@ -157,6 +165,14 @@ public final class Exporter implements Runnable {
                 || connection != null && connection.isConnected();
     }
 
+    /**
+     * With {@code argus.exporter.blockWhenFull} (benchmarks only) spans are never dropped for a busy socket: they
+     * stay queued while the connection's pending bytes are at their limit, and application threads wait.
+     */
+    private boolean holdingBack(CollectorConnection connection) {
+        return settings.blockWhenFull && connection != null && !connection.hasRoom();
+    }
+
     /** How soon the connection needs the next {@link CollectorConnection#poll}. */
     private static long connectionPollNanos(CollectorConnection connection) {
         switch (connection.pollState()) {
@@ -177,6 +193,10 @@ public final class Exporter implements Runnable {
                 && (connection == null || !connection.isConnected())) {
             // keep spans queued (the queue is bounded and drops new ones when full) until the
             // collector is reachable: right after start-up, and during an outage
+            return 0;
+        }
+        if (holdingBack(connection)) {
+            // blockWhenFull: a batch the connection cannot take now stays queued instead of being dropped
             return 0;
         }
         batch.clear();
@@ -242,6 +262,7 @@ public final class Exporter implements Runnable {
     /** On JVM exit: send what is queued and the last metrics, waiting at most {@code timeoutMillis}. */
     public void shutdown(long timeoutMillis) {
         running = false;
+        queue.draining(false);
         LockSupport.unpark(thread);
         try {
             thread.join(timeoutMillis);

@@ -11,7 +11,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The bounded hand-off between application threads and the exporter thread: a lock-free
- * multi-producer array queue (the variant built on atomics, not sun.misc.Unsafe). A full queue drops the span and counts it; it never blocks.
+ * multi-producer array queue (the variant built on atomics, not sun.misc.Unsafe). A full queue drops the span and counts it; it never blocks,
+ * unless {@code argus.exporter.blockWhenFull} is set (for benchmarks only): then the application thread waits for
+ * room, yielding and parking briefly, while the exporter drains the queue (at most 1 s per span).
  *
  * <p>The exporter sleeps in {@link #awaitSpans} until a batch is queued or its delay ends. An application
  * thread wakes it only when its span is the one that fills the batch: on the way out of {@link #accept} it reads
@@ -29,21 +31,72 @@ public final class SpanQueue implements SpanSink {
     /** Producer index at which the sleeping exporter wants waking; {@link #NOT_WAITING} otherwise. */
     private volatile long wakeAtIndex = NOT_WAITING;
     private volatile Thread waiter;
+    /** Benchmarks only: an application thread waits for room instead of dropping its span. */
+    private final boolean blockWhenFull;
+    /**
+     * Whether the exporter is expected to drain the queue (running, and the collector not down): a waiting
+     * application thread gives up when it is not. Kept by the exporter when {@code blockWhenFull} is set.
+     */
+    private volatile boolean draining;
 
     public SpanQueue(int capacity, AgentCounters counters) {
+        this(capacity, counters, false);
+    }
+
+    public SpanQueue(int capacity, AgentCounters counters, boolean blockWhenFull) {
         this.queue = new MpscAtomicArrayQueue<RecordedSpan>(capacity);
         this.counters = counters;
+        this.blockWhenFull = blockWhenFull;
+        this.draining = blockWhenFull; // the exporter is about to start
     }
 
     @Override
     public void accept(RecordedSpan span) {
-        if (!queue.offer(span)) {
+        if (!queue.offer(span) && !(blockWhenFull && offerWaiting(span))) {
             counters.droppedSpans.incrementAndGet();
             return;
         }
         long wakeAt = wakeAtIndex;
         if (wakeAt != NOT_WAITING && queue.lvProducerIndex() >= wakeAt) {
             wake(wakeAt);
+        }
+    }
+
+    /** Yields this many times before parking between attempts. */
+    static final int WAIT_YIELDS = 64;
+    static final long WAIT_PARK_NANOS = 20_000L;
+    /** The longest one span waits; then it is dropped, so that a stalled exporter cannot hang the application. */
+    static final long MAX_WAIT_NANOS = 1_000_000_000L;
+
+    /**
+     * {@code blockWhenFull} only: retries the offer, waking the exporter, while the exporter is draining and for at
+     * most {@link #MAX_WAIT_NANOS}. Returns false (the span is dropped) otherwise.
+     */
+    private boolean offerWaiting(RecordedSpan span) {
+        long deadline = System.nanoTime() + MAX_WAIT_NANOS;
+        for (int attempt = 0; draining; attempt++) {
+            long wakeAt = wakeAtIndex;
+            if (wakeAt != NOT_WAITING) {
+                wake(wakeAt);
+            }
+            if (attempt < WAIT_YIELDS) {
+                Thread.yield();
+            } else if (System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(this, WAIT_PARK_NANOS);
+            } else {
+                return false;
+            }
+            if (queue.offer(span)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Exporter: whether it will drain the queue (sending or discarding); false once it stops or the collector is down. */
+    void draining(boolean draining) {
+        if (this.draining != draining) {
+            this.draining = draining;
         }
     }
 

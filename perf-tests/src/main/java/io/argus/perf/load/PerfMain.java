@@ -136,6 +136,16 @@ public final class PerfMain {
             problems.add("Gatling is neither on the class path nor in " + peers.resolve("gatling")
                     + " (mvn package of perf-tests puts it there); pass --gatling-seconds 0 to run without it");
         }
+        if (o.placement.equals(io.argus.perf.load.run.Placement.SEPARATE)) {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            if (cpus < 2) {
+                problems.add("--placement separate needs at least 2 CPUs (targets on one, collector and load on "
+                        + "another); this machine has " + cpus + ": use --placement shared");
+            } else if (!io.argus.perf.harness.proc.Taskset.available()) {
+                problems.add("--placement separate pins processes with taskset, which does not run here: install "
+                        + "util-linux (Debian/Ubuntu: apt-get install util-linux) or use --placement shared");
+            }
+        }
         String where = home.root() == null ? "no Argus distribution found" : home.root().toString();
         if (!argus.isEmpty() && !home.hasAgent()) {
             problems.add("scenarios " + argus + " need the Argus agent at <argus-home>/agent/argus-agent.jar ("

@@ -1,5 +1,6 @@
 package io.argus.perf.load;
 
+import io.argus.perf.load.run.Placement;
 import io.argus.perf.load.target.SampleTarget;
 
 import java.nio.file.Files;
@@ -33,6 +34,8 @@ public final class PerfOptions {
     public Path out = Path.of("perf-tests/target/perf-report");
     public Path java;
     public List<String> jvmOptions = new ArrayList<>();
+    /** shared (nothing pinned) or separate (targets on one half of the CPUs, collector and load on the other). */
+    public String placement = Placement.SHARED;
     public boolean help;
     /** Re-render the reports of an earlier run from its results.json instead of measuring. */
     public Path reportOnly;
@@ -74,6 +77,10 @@ public final class PerfOptions {
                   --out DIR               report folder (default perf-tests/target/perf-report)
                   --java PATH             java executable for the target JVMs (default: this JVM's)
                   --jvm-opt OPTION        extra JVM option for every target JVM (repeatable)
+                  --placement P           shared (default: nothing pinned, all processes share the CPUs) or
+                                          separate (with taskset: the target processes on CPU 0, the collector,
+                                          the closed loop and Gatling on CPU 1, as if on another host; on more
+                                          CPUs the first and second half), for every scenario alike
                   --report-only DIR       rewrite report.md/report.html (and the statistics) from
                                           DIR/results.json of an earlier run, measuring nothing
                   --help                  this text
@@ -143,6 +150,13 @@ public final class PerfOptions {
                 case "--out" -> o.out = Path.of(value(args, i, inline, name));
                 case "--java" -> o.java = Path.of(value(args, i, inline, name));
                 case "--jvm-opt" -> o.jvmOptions.add(value(args, i, inline, name));
+                case "--placement" -> {
+                    o.placement = value(args, i, inline, name);
+                    if (!Placement.NAMES.contains(o.placement)) {
+                        throw new BadArguments("unknown placement '" + o.placement + "'; known: "
+                                + String.join(", ", Placement.NAMES));
+                    }
+                }
                 case "--report-only" -> {
                     o.reportOnly = Path.of(value(args, i, inline, name));
                     if (!Files.isRegularFile(o.reportOnly.resolve("results.json"))) {

@@ -15,6 +15,7 @@ import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
 import io.argus.perf.load.run.GatlingRunner;
 import io.argus.perf.load.run.Launcher;
+import io.argus.perf.load.run.Placement;
 import io.argus.perf.load.run.RunningTarget;
 import io.argus.perf.load.stats.Analysis;
 import io.argus.perf.load.target.Target;
@@ -49,6 +50,7 @@ public final class PerfRun {
     private final List<Scenario> scenarios = new ArrayList<>();
     private final List<String> plugins;
     private final ProcStats procStats;
+    private final Placement placement;
     private final RunResults results = new RunResults();
     private final Map<String, ScenarioResult> byName = new LinkedHashMap<>();
 
@@ -64,6 +66,7 @@ public final class PerfRun {
         this.plugins = home.pluginNames();
         Path bin = java.toAbsolutePath().getParent();
         this.procStats = new ProcStats(bin);
+        this.placement = Placement.of(options.placement, Runtime.getRuntime().availableProcessors());
     }
 
     public RunResults run() throws Exception {
@@ -85,11 +88,19 @@ public final class PerfRun {
             byName.put(s.name(), r);
         }
         Files.createDirectories(out);
-        say("argus-perf: target %s (%s), scenarios %s, mode %s; report in %s", target.name(), options.endpoint,
-                options.scenarios, options.mode, out);
+        say("argus-perf: target %s (%s), scenarios %s, mode %s, placement %s; report in %s", target.name(),
+                options.endpoint, options.scenarios, options.mode, placement.isSeparate() ? "separate (targets on CPU "
+                        + placement.targetCpus() + ", collector and load on CPU " + placement.loadCpus() + ")" : "shared",
+                out);
 
-        startupPhase();
-        loadPhases();
+        // separate: the harness is the closed loop's load generator, so it moves to the load CPUs for the whole run
+        String harnessCpus = placement.pinHarness();
+        try {
+            startupPhase();
+            loadPhases();
+        } finally {
+            Placement.restoreHarness(harnessCpus);
+        }
 
         for (ScenarioResult r : results.scenarios) {
             boolean measured = !r.startup.isEmpty() && r.startup.stream().anyMatch(l -> l.error == null)
@@ -134,6 +145,10 @@ public final class PerfRun {
         st.outDir = out.toString();
         st.extraJvmOptions = new ArrayList<>(options.jvmOptions);
         st.argusPlugins = new ArrayList<>(plugins);
+        st.placement = placement.name();
+        st.targetCpus = placement.targetCpus();
+        st.loadCpus = placement.loadCpus();
+        st.placementNote = placement.describe();
         results.notes.add("Target: " + target.description());
     }
 
@@ -189,7 +204,7 @@ public final class PerfRun {
                         continue;
                     }
                     String tag = "p" + pass + "-" + s.name();
-                    try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target,
+                    try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target,
                             scenarioOptions(s, collector), out.resolve("work/startup/" + tag),
                             out.resolve("logs/startup"), tag, false)) {
                         verifyAgent(s, t);
@@ -250,8 +265,8 @@ public final class PerfRun {
     }
 
     private CollectorProcess startCollector(Path dataDir, Path log) throws IOException, InterruptedException {
-        return CollectorProcess.start(CollectorProcess.Launch.script(home.collectorScript(), javaHome()), dataDir, log,
-                Duration.ofSeconds(90));
+        return CollectorProcess.start(CollectorProcess.Launch.script(home.collectorScript(), javaHome())
+                .prefixed(placement.loadPrefix()), dataDir, log, Duration.ofSeconds(90));
     }
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
@@ -297,22 +312,24 @@ public final class PerfRun {
                         out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"));
             }
             String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
-            try (RunningTarget t = new Launcher(java, options.jvmOptions).launch(target, scenarioOptions(s, collector),
+            try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target, scenarioOptions(s, collector),
                     out.resolve("work/load/" + tag), out.resolve("logs/load"), tag, true)) {
                 verifyAgent(s, t);
                 totals(launch, t.startups());
                 r.startup.add(launch);
                 say("started %s", describe(t.startups()));
                 long sent = 2; // afterReady's smoke and load requests
-                sent += closedLoop(s, r, t, pass);
+                LoadSnapshot before = collector == null ? null : LoadSnapshot.of(collector);
+                long loadRequests = closedLoop(s, r, t, pass);
                 if (options.gatlingSeconds > 0 && last) {
-                    sent += gatling(s, r, t);
+                    loadRequests += gatling(s, r, t);
                 }
+                sent += loadRequests;
                 if (last) {
                     finalResources(r, t);
                 }
                 if (collector != null && last) {
-                    checkCollector(s, r, collector, sent);
+                    checkCollector(s, r, collector, sent, before, loadRequests);
                 }
             }
         } catch (Exception | LinkageError e) {
@@ -396,7 +413,8 @@ public final class PerfRun {
         if (cp == null) {
             throw new java.io.IOException("Gatling not found (neither on the class path nor in <peers>/gatling)");
         }
-        RunResults.Gatling g = new GatlingRunner(Path.of(System.getProperty("java.home"), "bin", "java"), cp)
+        RunResults.Gatling g = new GatlingRunner(Path.of(System.getProperty("java.home"), "bin", "java"), cp,
+                placement.loadPrefix())
                 .run(t.plan().loadRequest(), options.gatlingUsers, options.gatlingSeconds, dir,
                         out.resolve("logs/load/" + s.name() + "-gatling.log"), "argus-perf " + s.name());
         if (g.reportDir != null) {
@@ -442,7 +460,8 @@ public final class PerfRun {
 
     static final int TRACE_LIMIT = 1000;
 
-    private void checkCollector(Scenario s, ScenarioResult r, CollectorProcess collector, long sent) {
+    private void checkCollector(Scenario s, ScenarioResult r, CollectorProcess collector, long sent,
+                                LoadSnapshot before, long loadRequests) {
         CollectorCheck c = new CollectorCheck();
         c.ingestPort = collector.ingestPort();
         c.httpPort = collector.httpPort();
@@ -470,6 +489,8 @@ public final class PerfRun {
             }
             c.spansReceived = metrics.get("argus_collector_spans_received_total");
             c.spansStored = metrics.get("argus_collector_spans_stored_total");
+            // before the trace queries below, which cost the collector CPU of their own
+            collectorCost(s, c, collector, before, loadRequests);
             c.rowsDropped = metrics.get("argus_collector_storage_rows_dropped_total");
             c.framesRejected = metrics.get("argus_collector_frames_rejected_total");
             c.httpMetricsStored = metrics.get("argus_collector_http_metrics_stored_total");
@@ -511,6 +532,42 @@ public final class PerfRun {
             r.errors.add("collector: " + c.detail);
             say("collector %-11s query FAILED: %s", s.name(), firstLine(e));
         }
+    }
+
+    /** The collector's CPU time and stored spans when the load phase starts. */
+    private record LoadSnapshot(double cpuMs, double spansStored) {
+        static LoadSnapshot of(CollectorProcess collector) {
+            double stored;
+            try {
+                stored = collector.prometheus().getOrDefault("argus_collector_spans_stored_total", 0.0);
+            } catch (Exception e) {
+                stored = -1;
+            }
+            return new LoadSnapshot(collector.cpuMillis(), stored);
+        }
+    }
+
+    /**
+     * The collector's own cost: its CPU time from the start of the load phase until the stored-span counter
+     * settled, per span stored and per request sent in that time.
+     */
+    private void collectorCost(Scenario s, CollectorCheck c, CollectorProcess collector, LoadSnapshot before,
+                               long loadRequests) {
+        if (c == null || before == null || before.cpuMs() < 0 || before.spansStored() < 0 || c.spansStored == null) {
+            return;
+        }
+        double cpu = collector.cpuMillis();
+        if (cpu < 0) {
+            return;
+        }
+        c.cpuMsLoad = cpu - before.cpuMs();
+        c.spansStoredLoad = c.spansStored - before.spansStored();
+        c.cpuUsPerSpan = c.spansStoredLoad > 0 ? c.cpuMsLoad * 1000 / c.spansStoredLoad : null;
+        c.cpuUsPerRequest = loadRequests > 0 ? c.cpuMsLoad * 1000 / loadRequests : null;
+        say("collector %-11s CPU over the load phase %.0f ms for %.0f spans stored: %s µs per span, %s µs per request",
+                s.name(), c.cpuMsLoad, c.spansStoredLoad, c.cpuUsPerSpan == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                        c.cpuUsPerSpan), c.cpuUsPerRequest == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                        c.cpuUsPerRequest));
     }
 
     private static String num(Double v) {

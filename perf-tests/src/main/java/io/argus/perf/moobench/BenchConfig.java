@@ -5,15 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The configurations, each measured in fresh JVMs. The four Argus ones split the overhead as
- * MooBench does (T, I, C, W); the two OpenTelemetry ones are the peer.
+ * The configurations, each measured in fresh JVMs. The Argus ones split the overhead as
+ * MooBench does (T, I, C, W, and W(all), writing every span); the two OpenTelemetry ones are the peer.
  */
 public enum BenchConfig {
 
     T("T", "no agent: the method's own time"),
     T_I("T+I", "Argus attached, monitoredMethod instrumented, probe deactivated (sampling 0%: the probe runs and gets null)"),
     T_I_C("T+I+C", "Argus, sampling 100%: every call builds an INTERNAL span; the exporter discards them (argus.exporter.mode=discard)"),
-    T_I_C_W("T+I+C+W", "Argus, sampling 100%, spans written to a real collector over loopback"),
+    T_I_C_W("T+I+C+W", "Argus, sampling 100%, spans written to a real collector over loopback; a full queue drops spans"),
+    T_I_C_W_ALL("T+I+C+W(all)", "as T+I+C+W, but every span is written: with argus.exporter.blockWhenFull=true the"
+            + " benchmark thread waits for room in the full queue instead of dropping (as Kieker's blocking writer queue)"),
     OTEL_OFF("otel-off", "OpenTelemetry Java agent, method instrumentation on monitoredMethod, sampler always_off"),
     OTEL_ON("otel-on", "OpenTelemetry Java agent, method instrumentation, default sampler (always on), traces exporter none");
 
@@ -38,7 +40,7 @@ public enum BenchConfig {
     }
 
     public boolean isArgus() {
-        return this == T_I || this == T_I_C || this == T_I_C_W;
+        return this == T_I || this == T_I_C || this == T_I_C_W || this == T_I_C_W_ALL;
     }
 
     public boolean isOtel() {
@@ -46,7 +48,12 @@ public enum BenchConfig {
     }
 
     public boolean needsCollector() {
-        return this == T_I_C_W;
+        return this == T_I_C_W || this == T_I_C_W_ALL;
+    }
+
+    /** The label as a file-name part: T+I+C+W(all) -> TICWall. */
+    public String fileName() {
+        return label.replaceAll("[^A-Za-z0-9-]", "");
     }
 
     public static BenchConfig parse(String label) {
@@ -72,7 +79,7 @@ public enum BenchConfig {
      *
      * @param agentDir         an Argus agent folder whose plugins/ holds the method plugin
      * @param otelAgent        the OpenTelemetry Java agent jar
-     * @param collectorAddress host:port of the collector's ingest (T+I+C+W only)
+     * @param collectorAddress host:port of the collector's ingest (T+I+C+W and T+I+C+W(all) only)
      */
     public List<String> agentFlags(Path agentDir, Path otelAgent, String collectorAddress) {
         List<String> flags = new ArrayList<>();
@@ -82,14 +89,18 @@ public enum BenchConfig {
             case T_I:
             case T_I_C:
             case T_I_C_W:
+            case T_I_C_W_ALL:
                 flags.add("-javaagent:" + agentDir.resolve("argus-agent.jar"));
                 flags.add("-Dargus.service.name=" + SERVICE);
                 flags.add("-Dargus.trace.methods=" + TRACED_CLASS + "#" + TRACED_METHOD);
                 flags.add("-Dargus.tracing.samplingRate=" + (this == T_I ? "0" : "100"));
                 // MonitoredClass loads at once: it must not run uninstrumented while ByteBuddy starts
                 flags.add("-Dargus.startup.waitForInstrumentation=true");
-                if (this == T_I_C_W) {
+                if (needsCollector()) {
                     flags.add("-Dargus.collector.address=" + collectorAddress);
+                    if (this == T_I_C_W_ALL) {
+                        flags.add("-Dargus.exporter.blockWhenFull=true");
+                    }
                 } else {
                     flags.add("-Dargus.exporter.mode=discard");
                 }

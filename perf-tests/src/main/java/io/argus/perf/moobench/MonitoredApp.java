@@ -45,6 +45,9 @@ public final class MonitoredApp {
     private long allocAtMark;
     private long gcCountAtMark;
     private long gcMillisAtMark;
+    private long nanosAtMark;
+    /** The agent's counters at the mark (sent, dropped), or null without the Argus agent. */
+    private long[] spansAtMark;
 
     MonitoredApp(int calls, int depth, long methodTime) {
         this.calls = calls;
@@ -136,6 +139,13 @@ public final class MonitoredApp {
         report("gc_ms_total", Long.toString(gcMillis() - gcMillisStart));
         report("gc_count_steady", Long.toString(gcCount() - gcCountAtMark));
         report("gc_ms_steady", Long.toString(gcMillis() - gcMillisAtMark));
+        report("steady_wall_ns", Long.toString(System.nanoTime() - nanosAtMark));
+        long[] spans = spanCounters();
+        if (spans != null && spansAtMark != null) {
+            // what the agent sent (or the discarding exporter took) and dropped while the measured half ran
+            report("argus_sentSpans_steady", Long.toString(spans[0] - spansAtMark[0]));
+            report("argus_droppedSpans_steady", Long.toString(spans[1] - spansAtMark[1]));
+        }
     }
 
     /** Out of line, once per run: snapshots at the start of the measured half. */
@@ -143,6 +153,8 @@ public final class MonitoredApp {
         allocAtMark = allocatedBytes();
         gcCountAtMark = gcCount();
         gcMillisAtMark = gcMillis();
+        spansAtMark = spanCounters();
+        nanosAtMark = System.nanoTime();
     }
 
     private void write(Path out) throws IOException {
@@ -207,21 +219,46 @@ public final class MonitoredApp {
      */
     static void reportAgentCounters() {
         try {
-            Class<?> errors = Class.forName("io.argus.bridge.AdviceErrors");
-            Field hooksField = errors.getDeclaredField("sink");
-            hooksField.setAccessible(true);
-            Object hooks = hooksField.get(null);
-            Field countersField = hooks.getClass().getDeclaredField("counters");
-            countersField.setAccessible(true);
-            Object counters = countersField.get(hooks);
+            Object counters = agentCounters();
+            if (counters == null) {
+                return; // T or a peer agent
+            }
             for (String name : new String[] {"sentSpans", "droppedSpans", "adviceErrors"}) {
                 Object value = counters.getClass().getField(name).get(counters);
                 report("argus_" + name, value.toString());
             }
-        } catch (ClassNotFoundException noArgus) {
-            // T or a peer agent
         } catch (Throwable t) {
             report("argus_counters", "unavailable: " + t.toString().replace(' ', '_'));
+        }
+    }
+
+    /** The Argus agent's counters object, through the bridge by reflection; null without the Argus agent. */
+    private static Object agentCounters() throws ReflectiveOperationException {
+        Class<?> errors;
+        try {
+            errors = Class.forName("io.argus.bridge.AdviceErrors");
+        } catch (ClassNotFoundException noArgus) {
+            return null;
+        }
+        Field hooksField = errors.getDeclaredField("sink");
+        hooksField.setAccessible(true);
+        Object hooks = hooksField.get(null);
+        Field countersField = hooks.getClass().getDeclaredField("counters");
+        countersField.setAccessible(true);
+        return countersField.get(hooks);
+    }
+
+    /** {sent, dropped} spans so far, or null without the Argus agent or when they cannot be read. */
+    private static long[] spanCounters() {
+        try {
+            Object counters = agentCounters();
+            if (counters == null) {
+                return null;
+            }
+            return new long[] {((Number) counters.getClass().getField("sentSpans").get(counters)).longValue(),
+                    ((Number) counters.getClass().getField("droppedSpans").get(counters)).longValue()};
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
         }
     }
 

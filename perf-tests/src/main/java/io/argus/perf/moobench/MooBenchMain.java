@@ -207,7 +207,7 @@ public final class MooBenchMain {
     private void execute(BenchConfig config, int depth, int run, MooResults.ConfigResult result,
                          RunAnalysis.Pool pool, Path out, List<String> failures) throws InterruptedException {
         order++;
-        String id = config.label().replace("+", "") + "-d" + depth + "-r" + run;
+        String id = config.fileName() + "-d" + depth + "-r" + run;
         MooResults.RunResult r = new MooResults.RunResult();
         r.run = run;
         r.order = order;
@@ -284,12 +284,14 @@ public final class MooBenchMain {
         r.wallSeconds = (System.nanoTime() - started) / 1e9;
         result.runs.add(r);
         if (r.ok) {
-            console.printf(Locale.ROOT, "[%3d/%d] %-8s depth %2d run %d: mean %,9.1f ns  median %,9.1f ns  p99 %,9.1f ns  %s(%.1f s)%n",
+            console.printf(Locale.ROOT, "[%3d/%d] %-12s depth %2d run %d: mean %,9.1f ns  median %,9.1f ns  p99 %,9.1f ns  %s(%.1f s)%n",
                     order, plannedRuns, config.label(), depth, run, r.meanNs, r.medianNs, r.p99Ns,
-                    r.counters.containsKey("argus.droppedSpans") ? "dropped " + r.counters.get("argus.droppedSpans") + " spans " : "",
+                    r.counters.containsKey("argus.droppedSpans") ? "dropped " + r.counters.get("argus.droppedSpans") + " spans "
+                            + (r.dropShare == null ? "" : String.format(Locale.ROOT, "(measured half: %.1f%% dropped, %,.0f sent/s) ",
+                            r.dropShare * 100, r.spansSentPerSecond)) : "",
                     r.wallSeconds);
         } else {
-            console.printf(Locale.ROOT, "[%3d/%d] %-8s depth %2d run %d: FAILED %s%n", order, plannedRuns, config.label(),
+            console.printf(Locale.ROOT, "[%3d/%d] %-12s depth %2d run %d: FAILED %s%n", order, plannedRuns, config.label(),
                     depth, run, firstLine(r.error));
         }
     }
@@ -341,7 +343,7 @@ public final class MooBenchMain {
         return out;
     }
 
-    private static void readFacts(Map<String, String> f, MooResults.RunResult r) {
+    static void readFacts(Map<String, String> f, MooResults.RunResult r) {
         long steadyCalls = parseLong(f.get("steady_calls"));
         long alloc = parseLong(f.get("alloc_bytes_steady"));
         if (steadyCalls > 0 && alloc >= 0) {
@@ -350,10 +352,17 @@ public final class MooBenchMain {
         r.gcCountSteady = parseLong(f.get("gc_count_steady"));
         r.gcMillisSteady = parseLong(f.get("gc_ms_steady"));
         r.gcCountTotal = parseLong(f.get("gc_count_total"));
-        for (String k : List.of("sentSpans", "droppedSpans", "adviceErrors")) {
+        for (String k : List.of("sentSpans", "droppedSpans", "adviceErrors", "sentSpans_steady", "droppedSpans_steady")) {
             if (f.containsKey("argus_" + k)) {
-                r.counters.put("argus." + k, parseLong(f.get("argus_" + k)));
+                r.counters.put("argus." + k.replace("_steady", "Steady"), parseLong(f.get("argus_" + k)));
             }
+        }
+        long sent = parseLong(f.get("argus_sentSpans_steady"));
+        long dropped = parseLong(f.get("argus_droppedSpans_steady"));
+        long wallNs = parseLong(f.get("steady_wall_ns"));
+        if (sent >= 0 && dropped >= 0 && wallNs > 0) {
+            r.spansSentPerSecond = sent * 1e9 / wallNs;
+            r.dropShare = sent + dropped == 0 ? 0 : (double) dropped / (sent + dropped);
         }
     }
 
@@ -409,8 +418,8 @@ public final class MooBenchMain {
                 collectorScript = home.resolve("collector/bin/argus-collector");
                 collectorLaunch = CollectorProcess.Launch.script(collectorScript, options.java.toAbsolutePath().getParent().getParent());
             } else {
-                throw new SetupException("no collector for T+I+C+W: give --argus-home DIR (with collector/bin/argus-collector)"
-                        + " or --collector-classpath CP, or leave T+I+C+W out of --configs");
+                throw new SetupException("no collector for T+I+C+W and T+I+C+W(all): give --argus-home DIR (with collector/bin/argus-collector)"
+                        + " or --collector-classpath CP, or leave them out of --configs");
             }
         }
         pinned = options.pin && Runtime.getRuntime().availableProcessors() >= 2 && Taskset.available();

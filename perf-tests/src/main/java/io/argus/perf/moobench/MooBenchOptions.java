@@ -14,7 +14,8 @@ public final class MooBenchOptions {
             thread calls MonitoredClass.monitoredMethod(methodTime, recDepth) and times each call;
             the first half of the calls of each fresh JVM is warm-up and thrown away.
 
-              --configs A,B,...     of T, T+I, T+I+C, T+I+C+W, otel-off, otel-on (default: all six)
+              --configs A,B,...     of T, T+I, T+I+C, T+I+C+W, T+I+C+W(all), otel-off, otel-on
+                                    (default: all seven)
               --calls N             calls per JVM (default 2000000)
               --depth N             recursion depth of the main series (default 10)
               --method-time NS      busy-wait of the innermost call in ns (default 0)
@@ -39,8 +40,9 @@ public final class MooBenchOptions {
               --bench-cpu N         default 1
               --other-cpu N         default 0
               --timeout N           seconds allowed per JVM (default 900)
-              --no-span-check       do not require T+I+C and T+I+C+W to count a span per instrumented call
-                                    (only for diagnostic agent builds that skip the span queue)
+              --no-span-check       do not require T+I+C and the W configurations to count a span per
+                                    instrumented call (only for diagnostic agent builds that skip the
+                                    span queue)
               --keep-raw            keep each run's raw timings (<out>/raw/*.bin, 8 bytes per call)
               --report-only DIR     rewrite the report from DIR/moobench.json
               --help

@@ -127,8 +127,14 @@ public final class MooResults {
         public String pin;
         public String loadBefore;
         public String loadAfter;
-        /** The agent's counters after the run (Argus only), and the collector's view (T+I+C+W). */
+        /** The agent's counters after the run (Argus only), and the collector's view (T+I+C+W, T+I+C+W(all)). */
         public Map<String, Long> counters = new LinkedHashMap<>();
+        /**
+         * Argus: spans the exporter took (written to the collector, or discarded in discard mode) per second of the
+         * measured half, and the share of the spans made then that a full queue dropped. Null otherwise.
+         */
+        public Double spansSentPerSecond;
+        public Double dropShare;
         /** Mean response time (ns) of each of {@code settings.bins} consecutive bins of calls. */
         public double[] binMeansNs;
         /** Traces per second of each bin: calls in the bin / the sum of their response times. */

@@ -54,13 +54,49 @@ public final class Overheads {
         return out;
     }
 
-    /** The portions I, C and W (in that order, those that can be computed). */
+    /** The configuration each portion ends at: I -> T+I, C -> T+I+C, W -> T+I+C+W, W(all) -> T+I+C+W(all). */
+    public static String configOf(String portion) {
+        return switch (portion) {
+            case "I" -> BenchConfig.T_I.label();
+            case "C" -> BenchConfig.T_I_C.label();
+            case "W" -> BenchConfig.T_I_C_W.label();
+            case "W(all)" -> BenchConfig.T_I_C_W_ALL.label();
+            default -> null;
+        };
+    }
+
+    /**
+     * Spans the exporter took per second of the measured half (written to the collector; in T+I+C discarded) and
+     * the share dropped at the full queue, averaged over the configuration's runs; null without such figures.
+     */
+    public record SpanRate(double sentPerSecond, double dropShare, int runs) {
+    }
+
+    public static SpanRate spanRate(MooResults.ConfigResult c) {
+        if (c == null) {
+            return null;
+        }
+        double sent = 0;
+        double drop = 0;
+        int n = 0;
+        for (MooResults.RunResult run : c.runs) {
+            if (run.ok && run.spansSentPerSecond != null && run.dropShare != null) {
+                sent += run.spansSentPerSecond;
+                drop += run.dropShare;
+                n++;
+            }
+        }
+        return n == 0 ? null : new SpanRate(sent / n, drop / n, n);
+    }
+
+    /** The portions I, C, W and W(all) (in that order, those that can be computed). */
     public static Map<String, PerCall> portions(List<MooResults.ConfigResult> configs) {
         Map<String, PerCall> out = new LinkedHashMap<>();
         String[][] steps = {
                 {"I", BenchConfig.T.label(), BenchConfig.T_I.label()},
                 {"C", BenchConfig.T_I.label(), BenchConfig.T_I_C.label()},
                 {"W", BenchConfig.T_I_C.label(), BenchConfig.T_I_C_W.label()},
+                {"W(all)", BenchConfig.T_I_C.label(), BenchConfig.T_I_C_W_ALL.label()},
         };
         for (String[] step : steps) {
             MooResults.ConfigResult from = find(configs, step[1]);

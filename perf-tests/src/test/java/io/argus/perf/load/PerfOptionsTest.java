@@ -23,6 +23,19 @@ class PerfOptionsTest {
     }
 
     @Test
+    void placementIsSharedByDefaultAndSeparateOnRequest() throws Exception {
+        assertThat(PerfOptions.parse(new String[0]).placement).isEqualTo("shared");
+        assertThat(PerfOptions.parse(new String[]{"--quick", "--placement", "separate"}).placement).isEqualTo("separate");
+        assertThat(PerfOptions.parse(new String[]{"--placement=shared", "--quick"}).placement).isEqualTo("shared");
+        assertThatThrownBy(() -> PerfOptions.parse(new String[]{"--placement", "apart"}))
+                .isInstanceOf(PerfOptions.BadArguments.class).hasMessageContaining("unknown placement 'apart'")
+                .hasMessageContaining("shared, separate");
+        assertThatThrownBy(() -> PerfOptions.parse(new String[]{"--placement"}))
+                .isInstanceOf(PerfOptions.BadArguments.class).hasMessageContaining("--placement needs a value");
+        assertThat(PerfOptions.usage()).contains("--placement P");
+    }
+
+    @Test
     void presetsAndExplicitOptionsWhateverTheOrder() throws Exception {
         PerfOptions quick = PerfOptions.parse(new String[]{"--rounds", "5", "--quick"});
         assertThat(quick.mode).isEqualTo("quick");

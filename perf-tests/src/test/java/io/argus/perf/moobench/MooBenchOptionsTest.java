@@ -71,7 +71,14 @@ class MooBenchOptionsTest {
                 "-Dargus.exporter.mode=discard");
         List<String> w = BenchConfig.T_I_C_W.agentFlags(agent, otel, "127.0.0.1:4711");
         assertThat(w).contains("-Dargus.tracing.samplingRate=100", "-Dargus.collector.address=127.0.0.1:4711");
-        assertThat(w).noneMatch(f -> f.contains("exporter.mode"));
+        assertThat(w).noneMatch(f -> f.contains("exporter.mode") || f.contains("blockWhenFull"));
+        List<String> all = BenchConfig.T_I_C_W_ALL.agentFlags(agent, otel, "127.0.0.1:4711");
+        assertThat(all).containsAll(w).contains("-Dargus.exporter.blockWhenFull=true");
+        assertThat(BenchConfig.T_I_C_W_ALL.needsCollector()).isTrue();
+        assertThat(BenchConfig.T_I_C_W_ALL.isArgus()).isTrue();
+        assertThat(BenchConfig.parse("T+I+C+W(all)")).isEqualTo(BenchConfig.T_I_C_W_ALL);
+        assertThat(BenchConfig.T_I_C_W_ALL.fileName()).isEqualTo("TICWall");
+        assertThat(BenchConfig.T_I_C.fileName()).isEqualTo("TIC");
         List<String> off = BenchConfig.OTEL_OFF.agentFlags(agent, otel, null);
         assertThat(off).contains("-javaagent:/opt/otel.jar", "-Dotel.traces.sampler=always_off", "-Dotel.traces.exporter=none",
                 "-Dotel.instrumentation.methods.include=io.argus.perf.moobench.MonitoredClass[monitoredMethod]");
@@ -92,5 +99,21 @@ class MooBenchOptionsTest {
                 facts, 10)).hasMessageContaining("method plugin");
         assertThatThrownBy(() -> MooBenchMain.checkAgent(BenchConfig.OTEL_ON, List.of("hello"), facts, 10))
                 .hasMessageContaining("OpenTelemetry");
+    }
+
+    @Test
+    void spansSentPerSecondAndTheDropShareOfTheMeasuredHalf() {
+        MooResults.RunResult r = new MooResults.RunResult();
+        MooBenchMain.readFacts(MooBenchMain.facts(List.of("MOOBENCH argus_sentSpans=5000", "MOOBENCH argus_droppedSpans=9000",
+                "MOOBENCH argus_sentSpans_steady=1000", "MOOBENCH argus_droppedSpans_steady=3000",
+                "MOOBENCH steady_wall_ns=500000000")), r);
+        assertThat(r.spansSentPerSecond).isEqualTo(2000.0);
+        assertThat(r.dropShare).isEqualTo(0.75);
+        assertThat(r.counters).containsEntry("argus.sentSpans", 5000L).containsEntry("argus.sentSpansSteady", 1000L)
+                .containsEntry("argus.droppedSpansSteady", 3000L);
+        MooResults.RunResult t = new MooResults.RunResult();
+        MooBenchMain.readFacts(MooBenchMain.facts(List.of("MOOBENCH steady_wall_ns=500000000")), t);
+        assertThat(t.spansSentPerSecond).isNull();
+        assertThat(t.dropShare).isNull();
     }
 }

@@ -61,6 +61,13 @@ public final class CollectorProcess implements AutoCloseable {
                     Map.of(), false);
         }
 
+        /** The same launch with {@code prefix} (e.g. {@code taskset -c 1}) before its command. */
+        public Launch prefixed(List<String> prefix) {
+            List<String> cmd = new ArrayList<>(prefix);
+            cmd.addAll(command);
+            return new Launch(cmd, env, isolated);
+        }
+
         public Launch isolatedOn(int cpu) {
             List<String> cmd = new ArrayList<>();
             if (cpu >= 0) {

@@ -50,6 +50,12 @@ public class RunResults {
         public List<String> extraJvmOptions = new ArrayList<>();
         /** The Argus plugins the jvm-only scenario switched off. */
         public List<String> argusPlugins = new ArrayList<>();
+        /** shared (nothing pinned) or separate; for separate, the CPU lists of the targets and of collector + load. */
+        public String placement = "shared";
+        public String targetCpus;
+        public String loadCpus;
+        /** One sentence on the placement for the report. */
+        public String placementNote;
     }
 
     public static class Machine {
@@ -231,6 +237,14 @@ public class RunResults {
         public Boolean traceChainOk;
         public String detail;
         public Double cpuMsTotal;
+        /** The collector's CPU time over the load phase (closed loop, Gatling and the flush after them). */
+        public Double cpuMsLoad;
+        /** argus_collector_spans_stored_total over the same span of time. */
+        public Double spansStoredLoad;
+        /** cpuMsLoad / spansStoredLoad, in µs: what storing a span costs, on the collector's own CPU. */
+        public Double cpuUsPerSpan;
+        /** cpuMsLoad / the requests of the load phase, in µs: to set beside the application's CPU per request. */
+        public Double cpuUsPerRequest;
     }
 
     public static class Comparison {

@@ -19,13 +19,8 @@ final class CollectorSection implements Section<RunResults> {
                 "Rows dropped", "Frames rejected", "HTTP metric rows", "JVM gauge rows", "Newest trace",
                 "Collector CPU ms");
         md.sep(12);
-        boolean any = false;
-        for (ScenarioResult s : r.scenarios) {
+        for (ScenarioResult s : withCollector(r)) {
             RunResults.CollectorCheck c = s.collector;
-            if (c == null) {
-                continue;
-            }
-            any = true;
             md.row(s.name, Fmt.cell(String.join(", ", c.services)), c.tracesStored == null ? Fmt.cell(c.detail)
                             : (c.tracesAtLimit ? "≥ " : "") + c.tracesStored, Long.toString(c.requestsSent),
                     Fmt.num(c.spansReceived, 0), Fmt.num(c.spansStored, 0), Fmt.num(c.rowsDropped, 0),
@@ -33,13 +28,44 @@ final class CollectorSection implements Section<RunResults> {
                     c.sampleTraceId == null ? Fmt.NONE : c.sampleTraceSpans + " spans from "
                             + String.join(" + ", c.sampleTraceServices), Fmt.num(c.cpuMsTotal, 0));
         }
-        if (!any) {
+        if (withCollector(r).isEmpty()) {
             md.row("(no collector scenario)", "", "", "", "", "", "", "", "", "", "", "");
         }
         md.line("");
+        costTable(r, md);
         md.line("Traces are counted with `GET " + traceQuery(r) + "` (the API returns at most 1,000, so \"≥ 1000\" means "
                 + "at least that many); spans and drops come from the collector's own counters (`GET /metrics`).");
         md.line("");
+    }
+
+    /**
+     * The collector's CPU per span stored and per request, as a cost of its own beside the application's CPU per
+     * request (all target processes, measured closed-loop rounds).
+     */
+    private static void costTable(RunResults r, Markdown md) {
+        md.line("The collector's own cost (placement: " + MachineSection.placement(r.settings) + "): its CPU time from the "
+                + "start of the load phase until its stored-span counter settled, per span stored and per request sent, "
+                + "beside the application's CPU per request (all target processes, measured closed-loop rounds).");
+        md.line("");
+        md.row("Scenario", "Collector CPU ms (load phase)", "Spans stored (load phase)", "Collector CPU µs / span",
+                "Collector CPU µs / request", "Application CPU µs / request", "Application + collector µs / request");
+        md.sep(7);
+        for (ScenarioResult s : withCollector(r)) {
+            RunResults.CollectorCheck c = s.collector;
+            Double app = s.resources.isEmpty() ? null
+                    : s.resources.stream().mapToDouble(p -> p.cpuUsPerRequest).sum();
+            md.row(s.name, Fmt.num(c.cpuMsLoad, 0), Fmt.num(c.spansStoredLoad, 0), Fmt.num(c.cpuUsPerSpan, 1),
+                    Fmt.num(c.cpuUsPerRequest, 1), Fmt.num(app, 1),
+                    app == null || c.cpuUsPerRequest == null ? Fmt.NONE : Fmt.num(app + c.cpuUsPerRequest, 1));
+        }
+        if (withCollector(r).isEmpty()) {
+            md.row("(no collector scenario)", "", "", "", "", "", "");
+        }
+        md.line("");
+    }
+
+    private static java.util.List<ScenarioResult> withCollector(RunResults r) {
+        return r.scenarios.stream().filter(s -> s.collector != null).toList();
     }
 
     private static String traceQuery(RunResults r) {

@@ -25,6 +25,10 @@ final class HeadlineSection implements Section<RunResults> {
                     + " cores: other work competed with the targets, and these figures are not fit to publish.");
             md.line("");
         }
+        md.line("Placement: " + MachineSection.placement(r.settings) + (r.settings.targetCpus == null
+                ? " (the co-located view; `--placement separate` simulates a separate host)."
+                : " (a simulated separate host; `--placement shared` gives the co-located view)."));
+        md.line("");
         md.line("Medians over the startup launches and over the measured closed-loop rounds; ratio = scenario / "
                 + "baseline; p = two-sided Mann-Whitney U on QPS per round; d = Cohen's d on QPS per round "
                 + "(negative: slower than baseline). Verdicts against the anchors targets (Argus scenarios only): "

@@ -23,6 +23,7 @@ final class MachineSection implements Section<RunResults> {
         md.row("Clock ticks/s (CPU time unit)", Long.toString(m.clockTicksPerSecond));
         md.row("Load average (1/5/15 min) at start / end", Fmt.cell(m.loadAverageStart) + " / " + Fmt.cell(m.loadAverageEnd)
                 + (busy(m) ? " — **the machine was busy with other work: treat every figure with caution**" : ""));
+        md.row("Placement", placement(r.settings));
         md.row("Argus agent", Fmt.cell(m.argusVersion));
         md.row("Gatling", Fmt.cell(m.gatlingVersion));
         md.row("Argus home", "`" + Fmt.cell(r.settings.argusHome) + "`");
@@ -30,6 +31,15 @@ final class MachineSection implements Section<RunResults> {
         md.row("Extra JVM options", r.settings.extraJvmOptions.isEmpty() ? "none"
                 : "`" + Fmt.cell(String.join(" ", r.settings.extraJvmOptions)) + "`");
         md.line("");
+    }
+
+    /** The placement in a few words: which CPUs the targets, and the collector plus the load, ran on. */
+    static String placement(RunResults.Settings st) {
+        if (st.targetCpus == null) {
+            return "shared: nothing pinned; targets, collector and load generator share all CPUs";
+        }
+        return "separate (`taskset`): target processes on CPU " + st.targetCpus + "; collector, closed loop and Gatling "
+                + "on CPU " + st.loadCpus;
     }
 
     /** More runnable work than cores at start or end (1-minute load average). */

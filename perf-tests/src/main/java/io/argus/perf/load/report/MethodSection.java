@@ -11,6 +11,9 @@ final class MethodSection implements Section<RunResults> {
     public void render(RunResults r, Markdown md) {
         RunResults.Settings st = r.settings;
         md.section("Method");
+        if (st.placementNote != null) {
+            md.bullet(st.placementNote);
+        }
         md.bullet("Every scenario runs in fresh JVMs. The " + st.target + " target's processes start one after the other, "
                 + "each once the previous one answers; the agent of the scenario goes on every process.");
         md.bullet("**Startup delay**: " + st.startupRuns + " launch(es) per scenario, interleaved (pass 1: every scenario "
@@ -33,6 +36,10 @@ final class MethodSection implements Section<RunResults> {
                 + "their requests; peak RSS (VmHWM) and threads from /proc/<pid>/status at the end; GC count and time "
                 + "from `jstat -gc` over the measured rounds and in total; heap in use after a full GC forced with "
                 + "`jcmd <pid> GC.run` at the end.");
+        md.bullet("**Collector cost**: the collector's CPU time (utime + stime of its JVM) from the start of the load "
+                + "phase until its stored-span counter settled after it, divided by the spans it stored in that time "
+                + "(`argus_collector_spans_stored_total` from its `GET /metrics`) and by the requests sent: a cost of its "
+                + "own, beside the application's CPU per request.");
         md.bullet("**Statistics**: medians with a distribution-free 95% confidence interval from order statistics "
                 + "(binomial: the narrowest (x(k), x(n+1-k)) with coverage ≥ 95%; for n < 6 the full range and its "
                 + "actual coverage); ratio of medians to the baseline; two-sided Mann-Whitney U test (exact without "

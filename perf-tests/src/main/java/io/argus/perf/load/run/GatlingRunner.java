@@ -41,14 +41,21 @@ public final class GatlingRunner {
 
     private final Path java;
     private final String classPath;
+    private final List<String> prefix;
 
     /**
      * @param java      the java that runs Gatling (the harness's own by default)
      * @param classPath Gatling's class path, from {@link #findClassPath}
      */
     public GatlingRunner(Path java, String classPath) {
+        this(java, classPath, List.of());
+    }
+
+    /** @param prefix put before Gatling's command, e.g. {@code taskset -c 1} ({@link Placement#loadPrefix}) */
+    public GatlingRunner(Path java, String classPath, List<String> prefix) {
         this.java = java;
         this.classPath = classPath;
+        this.prefix = List.copyOf(prefix);
     }
 
     /**
@@ -105,27 +112,7 @@ public final class GatlingRunner {
         Gatling g = new Gatling();
         g.users = users;
         g.seconds = seconds;
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java.toString());
-        cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-XX:MaxInlineLevel=20", "-XX:MaxTrivialSize=12",
-                "--add-opens=java.base/java.lang=ALL-UNNAMED"));
-        cmd.add("-D" + OverheadSimulation.URL + "=" + request.uri());
-        cmd.add("-D" + OverheadSimulation.METHOD + "=" + request.method());
-        if (request.body() != null) {
-            cmd.add("-D" + OverheadSimulation.BODY + "=" + request.body());
-            cmd.add("-D" + OverheadSimulation.CONTENT_TYPE + "=" + request.contentType());
-            if (request.rising()) {
-                cmd.add("-D" + OverheadSimulation.RISING_FROM + "=" + request.risingFrom());
-            }
-        }
-        cmd.add("-D" + OverheadSimulation.USERS + "=" + users);
-        cmd.add("-D" + OverheadSimulation.SECONDS + "=" + seconds);
-        cmd.add("-cp");
-        cmd.add(classPath);
-        cmd.add("io.gatling.app.Gatling");
-        cmd.addAll(List.of("-s", SIMULATION, "-rf", resultsDir.toAbsolutePath().toString(),
-                // Gatling 3.11+ expects the run description Base64-encoded
-                "-rd", Base64.getEncoder().encodeToString(description.getBytes(StandardCharsets.UTF_8))));
+        List<String> cmd = command(request, users, seconds, resultsDir, description);
         long start = System.nanoTime();
         ManagedProcess p = ManagedProcess.start("gatling", cmd, null, Map.of(), log, Map.of());
         try {
@@ -164,6 +151,32 @@ public final class GatlingRunner {
             g.error = "Gatling exited with " + g.exitCode + " (KO requests fail its run; see " + log + ")";
         }
         return g;
+    }
+
+    /** Gatling's command line: {@code <prefix> java <options> -cp <class path> io.gatling.app.Gatling -s ...}. */
+    List<String> command(RequestSpec request, int users, int seconds, Path resultsDir, String description) {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(java.toString());
+        cmd.addAll(List.of("-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-XX:MaxInlineLevel=20", "-XX:MaxTrivialSize=12",
+                "--add-opens=java.base/java.lang=ALL-UNNAMED"));
+        cmd.add("-D" + OverheadSimulation.URL + "=" + request.uri());
+        cmd.add("-D" + OverheadSimulation.METHOD + "=" + request.method());
+        if (request.body() != null) {
+            cmd.add("-D" + OverheadSimulation.BODY + "=" + request.body());
+            cmd.add("-D" + OverheadSimulation.CONTENT_TYPE + "=" + request.contentType());
+            if (request.rising()) {
+                cmd.add("-D" + OverheadSimulation.RISING_FROM + "=" + request.risingFrom());
+            }
+        }
+        cmd.add("-D" + OverheadSimulation.USERS + "=" + users);
+        cmd.add("-D" + OverheadSimulation.SECONDS + "=" + seconds);
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add("io.gatling.app.Gatling");
+        cmd.addAll(List.of("-s", SIMULATION, "-rf", resultsDir.toAbsolutePath().toString(),
+                // Gatling 3.11+ expects the run description Base64-encoded
+                "-rd", Base64.getEncoder().encodeToString(description.getBytes(StandardCharsets.UTF_8))));
+        return cmd;
     }
 
     private static void apply(Gatling g, Map<String, Double> s) {

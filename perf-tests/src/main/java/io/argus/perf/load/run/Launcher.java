@@ -33,10 +33,35 @@ public final class Launcher {
 
     private final Path java;
     private final List<String> extraJvmOptions;
+    private final List<String> prefix;
 
     public Launcher(Path java, List<String> extraJvmOptions) {
+        this(java, extraJvmOptions, List.of());
+    }
+
+    /** @param prefix put before every target command, e.g. {@code taskset -c 0} ({@link Placement#targetPrefix}) */
+    public Launcher(Path java, List<String> extraJvmOptions, List<String> prefix) {
         this.java = java;
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
+        this.prefix = List.copyOf(prefix);
+    }
+
+    /**
+     * A target process's command: {@code <prefix> java <its JVM options> <scenario options, if
+     * instrumented> <extra options> -cp <class path> <main and arguments>}.
+     */
+    public List<String> command(ProcessSpec spec, Function<String, List<String>> scenarioOptions) {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(java.toString());
+        cmd.addAll(spec.jvmOptions());
+        if (spec.instrumented()) {
+            cmd.addAll(scenarioOptions.apply(spec.service()));
+        }
+        cmd.addAll(extraJvmOptions);
+        cmd.add("-cp");
+        cmd.add(spec.classPath());
+        cmd.addAll(spec.mainAndArgs());
+        return cmd;
     }
 
     /**
@@ -55,16 +80,7 @@ public final class Launcher {
         RunningTarget running = new RunningTarget(plan);
         try {
             for (ProcessSpec spec : plan.processes()) {
-                List<String> cmd = new ArrayList<>();
-                cmd.add(java.toString());
-                cmd.addAll(spec.jvmOptions());
-                if (spec.instrumented()) {
-                    cmd.addAll(scenarioOptions.apply(spec.service()));
-                }
-                cmd.addAll(extraJvmOptions);
-                cmd.add("-cp");
-                cmd.add(spec.classPath());
-                cmd.addAll(spec.mainAndArgs());
+                List<String> cmd = command(spec, scenarioOptions);
                 Map<String, Pattern> watched = new LinkedHashMap<>();
                 watched.put("started", spec.startedLine());
                 watched.put("argus", ARGUS_LINE);

@@ -72,16 +72,16 @@ public final class MooReport {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "MooBench, depth %d, %,d calls x %d JVM(s) per configuration%s%n",
                 r.settings.depth, r.settings.calls, r.settings.runs, r.settings.quick ? " (quick)" : ""));
-        sb.append(String.format(Locale.ROOT, "%-9s %16s %14s %14s %14s %26s%n", "config", "traces/s (mean)", "trace ns mean",
+        sb.append(String.format(Locale.ROOT, "%-12s %16s %14s %14s %14s %26s%n", "config", "traces/s (mean)", "trace ns mean",
                 "trimmed", "median", "ns/call vs T mean|trim|med"));
         Map<String, Overheads.PerCall> vsT = Overheads.versusT(r.configs);
         for (MooResults.ConfigResult c : r.configs) {
             if (c.response == null) {
-                sb.append(String.format(Locale.ROOT, "%-9s %s%n", c.name, "no successful run"));
+                sb.append(String.format(Locale.ROOT, "%-12s %s%n", c.name, "no successful run"));
                 continue;
             }
             Overheads.PerCall p = vsT.get(c.name);
-            sb.append(String.format(Locale.ROOT, "%-9s %16s %14.1f %14.1f %14.1f %26s%n", c.name, k(c.throughput.mean),
+            sb.append(String.format(Locale.ROOT, "%-12s %16s %14.1f %14.1f %14.1f %26s%n", c.name, k(c.throughput.mean),
                     c.response.mean, c.response.trimmedMean, c.response.median,
                     p == null ? "" : f1(p.meanNs) + " | " + f1(p.trimmedNs) + " | " + f1(p.medianNs)));
         }

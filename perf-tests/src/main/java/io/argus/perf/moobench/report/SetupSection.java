@@ -38,7 +38,7 @@ final class SetupSection implements Section<MooResults> {
             md.append("| OpenTelemetry agent | ").append(s.otelAgent).append(" |\n");
         }
         if (s.collector != null) {
-            md.append("| collector | ").append(s.collector).append(", a fresh one with a fresh data folder per T+I+C+W JVM |\n");
+            md.append("| collector | ").append(s.collector).append(", a fresh one with a fresh data folder per T+I+C+W and T+I+C+W(all) JVM |\n");
         }
         md.append("\n| configuration | what | agent flags |\n|---|---|---|\n");
         for (MooResults.ConfigResult c : r.configs) {

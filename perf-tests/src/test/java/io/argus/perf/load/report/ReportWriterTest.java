@@ -107,6 +107,33 @@ class ReportWriterTest {
     }
 
     @Test
+    void thePlacementIsStatedAndTheCollectorCostStandsBesideTheApplications(@TempDir Path dir) throws Exception {
+        RunResults r = SyntheticResults.make();
+        io.argus.perf.load.run.Placement separate = io.argus.perf.load.run.Placement.separate(2);
+        r.settings.placement = separate.name();
+        r.settings.targetCpus = separate.targetCpus();
+        r.settings.loadCpus = separate.loadCpus();
+        r.settings.placementNote = separate.describe();
+        ReportWriter.write(r, dir);
+        String md = Files.readString(dir.resolve(ReportWriter.MARKDOWN));
+        String headline = md.substring(md.indexOf("## Headline"), md.indexOf("## Method"));
+        assertThat(headline).contains("Placement: separate (`taskset`): target processes on CPU 0; collector, closed "
+                + "loop and Gatling on CPU 1").contains("`--placement shared` gives the co-located view");
+        assertThat(md.substring(md.indexOf("## Method"))).contains("Placement **separate**", "Collector cost");
+        assertThat(md).contains("| Placement | separate (`taskset`)");
+        assertThat(md).contains("| Collector CPU µs / span |").contains("| default-100 | 900 | 21,208 | 42.4 | 169.8 |");
+        assertThat(Files.readString(dir.resolve(ReportWriter.HTML))).contains("Placement <strong>separate</strong>");
+        RunResults back = ReportWriter.read(dir.resolve(ReportWriter.JSON));
+        assertThat(back.settings.placement).isEqualTo("separate");
+        assertThat(back.settings.targetCpus).isEqualTo("0");
+        assertThat(back.settings.loadCpus).isEqualTo("1");
+        assertThat(back.scenario("default-100").collector.cpuUsPerSpan).isCloseTo(42.4, org.assertj.core.data.Offset.offset(0.1));
+
+        ReportWriter.write(SyntheticResults.make(), dir);
+        assertThat(Files.readString(dir.resolve(ReportWriter.MARKDOWN))).contains("Placement: shared: nothing pinned");
+    }
+
+    @Test
     void partialResultsStillRender(@TempDir Path dir) throws Exception {
         RunResults r = SyntheticResults.make();
         r.scenarios.get(1).closedLoop = null;

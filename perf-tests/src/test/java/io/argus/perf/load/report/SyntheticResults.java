@@ -133,6 +133,10 @@ final class SyntheticResults {
                 c.tracesStored = sc.samplingRate() == 100 ? 5302L : 0L;
                 c.query = "/api/traces?service=front&limit=10604";
                 c.detail = "ok";
+                c.cpuMsLoad = 900.0;
+                c.spansStoredLoad = sc.samplingRate() == 100 ? 21_208.0 : 0.0;
+                c.cpuUsPerSpan = c.spansStoredLoad > 0 ? c.cpuMsLoad * 1000 / c.spansStoredLoad : null;
+                c.cpuUsPerRequest = c.cpuMsLoad * 1000 / 5300;
                 s.collector = c;
             }
             if (si == 5) {

@@ -32,8 +32,8 @@ class MooReportTest {
         r.settings.depths = List.of(1, 2, 4);
         r.settings.depthRuns = 1;
         r.settings.jvmOptions = List.of("-Xms512m");
-        double[] perTrace = {70, 80, 680, 700, 1570, 2570};
-        String[] names = {"T", "T+I", "T+I+C", "T+I+C+W", "otel-off", "otel-on"};
+        double[] perTrace = {70, 80, 680, 700, 1580, 1570, 2570};
+        String[] names = {"T", "T+I", "T+I+C", "T+I+C+W", "T+I+C+W(all)", "otel-off", "otel-on"};
         int order = 0;
         for (int i = 0; i < names.length; i++) {
             r.configs.add(config(names[i], 10, perTrace[i], 2, ++order));
@@ -74,6 +74,9 @@ class MooReportTest {
             if (name.startsWith("T+I+C")) {
                 rr.counters.put("argus.sentSpans", 1000L);
                 rr.counters.put("argus.droppedSpans", 19000L);
+                boolean all = name.endsWith("(all)");
+                rr.spansSentPerSecond = all ? 1_250_000.0 : 80_000.0;
+                rr.dropShare = all ? 0.0 : 0.95;
             }
             RunAnalysis.analyze(t, 20, rr, pool);
             c.runs.add(rr);
@@ -87,7 +90,7 @@ class MooReportTest {
         MooResults r = synthetic();
         MooBenchMain.JSON.writeValue(dir.resolve("moobench.json").toFile(), r);
         MooResults back = MooBenchMain.JSON.readValue(dir.resolve("moobench.json").toFile(), MooResults.class);
-        assertThat(back.configs).hasSize(6);
+        assertThat(back.configs).hasSize(7);
         assertThat(back.configs.get(2).response.mean).isEqualTo(r.configs.get(2).response.mean);
         assertThat(back.configs.get(2).runs.get(0).binMeansNs).hasSize(20);
 
@@ -97,6 +100,10 @@ class MooReportTest {
             assertThat(md).contains("\n## " + section + "\n");
         }
         assertThat(md).contains("| I | instrumentation, probe deactivated", "| C | collecting", "| W | writing");
+        // W(all) = (1580 - 680) / 10 = 90 ns per call, beside its spans per second and its drop share
+        assertThat(md).containsPattern("\\| W\\(all\\) \\| writing every span[^|]*\\| 90\\.0 ± [^|]*\\| [^|]*\\| [^|]*\\| 1\\.25M \\| 0\\.0% \\|");
+        assertThat(md).containsPattern("\\| W \\| writing to the collector[^\\n]*\\| 80k \\| 95\\.0% \\|");
+        assertThat(md).containsPattern("\\| I \\| [^\\n]*\\| — \\| — \\|");
         assertThat(md).contains("| Mean |", "| 95% CI |", "| Q1 |", "| Median |", "| Q3 |");
         assertThat(md).contains("| T+I+C | ").contains("Kieker, no data collection: ≈42 ns").contains("≤ 25");
         assertThat(md).contains("FAILED: exit status 1 ([log](logs/x.log))");
