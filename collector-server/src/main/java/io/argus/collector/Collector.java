@@ -5,6 +5,7 @@ import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
 import io.argus.collector.otlp.OtlpHttpServer;
+import io.argus.collector.security.ServerTls;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
@@ -104,14 +105,15 @@ public final class Collector implements AutoCloseable {
         }
         try {
             c.registry.restore(c.storage.loadAgents());
+            ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
-                    c.storage, c.registry, c.ingestMetrics);
+                    c.storage, c.registry, c.ingestMetrics, tls);
             c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
-                    c.meters);
+                    c.meters, tls, config.httpCredentials());
             if (config.otlpHttpPort() != 0) {
                 c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
-                        config.maxOtlpBodyBytes(), c.storage, c.registry, c.meters);
+                        config.maxOtlpBodyBytes(), c.storage, c.registry, c.meters, tls, config.httpCredentials());
             }
             c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
             c.scheduleRetention(Clock.systemUTC());
@@ -123,11 +125,28 @@ public final class Collector implements AutoCloseable {
             c.close();
             throw new IllegalStateException("cannot start the collector: " + e, e);
         }
-        LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort()) + ", http http://"
-                + hostPort(config.bind(), c.httpPort()) + "/, "
-                + (c.otlp == null ? "" : "otlp http://" + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
+        String scheme = config.tls() == null ? "http://" : "https://";
+        LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort())
+                + (config.tls() == null ? "" : " (TLS)") + ", http " + c.httpUrl() + ", "
+                + (c.otlp == null ? "" : "otlp " + scheme + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
                 + "data " + config.dataDir());
+        warnAboutExposure(config);
         return c;
+    }
+
+    /** What a collector reachable from other hosts still leaves open; one WARN line each. */
+    private static void warnAboutExposure(CollectorConfig config) {
+        if (CollectorConfig.isLoopback(config.bind())) {
+            return;
+        }
+        if (config.tls() == null) {
+            LOG.warning("listening on " + config.bind() + " without TLS: API credentials, agent tokens and"
+                    + " telemetry cross the network in plain text (see --tls-cert/--tls-key or --tls-keystore)");
+        }
+        if (config.token() == null) {
+            LOG.warning("listening on " + config.bind() + " without an agent token: anyone who can reach the ingest"
+                    + " port can send data (see --token)");
+        }
     }
 
     private static String hostPort(String host, int port) {
@@ -165,9 +184,9 @@ public final class Collector implements AutoCloseable {
         return otlp == null ? 0 : otlp.port();
     }
 
-    /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/}. */
+    /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/} ({@code https://} with TLS). */
     public String httpUrl() {
-        return "http://" + hostPort(config.bind(), httpPort()) + "/";
+        return (config.tls() == null ? "http://" : "https://") + hostPort(config.bind(), httpPort()) + "/";
     }
 
     public CollectorConfig config() {

@@ -1,5 +1,9 @@
 package io.argus.collector;
 
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.security.TlsSettings;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,6 +17,10 @@ import java.util.Objects;
  * ({@link Collector#otlpHttpPort()}).
  *
  * <p>Retention ages of {@link Duration#ZERO} keep that kind of data forever.
+ *
+ * <p>Without {@link #httpCredentials()} the HTTP API, UI and OTLP receiver are open to whoever can connect, so
+ * {@link #bind()} must then be a loopback address; anything else is refused. {@link #tls()} ({@code null} = plain
+ * text) applies to every listener.
  */
 public record CollectorConfig(
         String bind,
@@ -28,7 +36,9 @@ public record CollectorConfig(
         int maxOtlpBodyBytes,
         Duration retentionSpans,
         Duration retentionMetrics,
-        Duration retentionInterval) {
+        Duration retentionInterval,
+        HttpCredentials httpCredentials,
+        TlsSettings tls) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -86,6 +96,23 @@ public record CollectorConfig(
         if (token != null && token.isEmpty()) {
             token = null;
         }
+        if (httpCredentials == null) {
+            httpCredentials = HttpCredentials.NONE;
+        }
+        if (!httpCredentials.required() && !isLoopback(bind)) {
+            throw new IllegalArgumentException("refusing to listen on " + bind + " without an API credential: anyone"
+                    + " who can reach it could read all traces; set --api-token-file (or ARGUS_API_TOKEN) or"
+                    + " --api-user with --api-password-file (or ARGUS_API_PASSWORD), or bind to 127.0.0.1");
+        }
+    }
+
+    /** True for a loopback address or a name resolving to one ({@code 127.0.0.1}, {@code ::1}, {@code localhost}). */
+    public static boolean isLoopback(String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static void checkPort(String name, int port) {
@@ -122,7 +149,9 @@ public record CollectorConfig(
                 .maxOtlpBodyBytes(maxOtlpBodyBytes)
                 .retentionSpans(retentionSpans)
                 .retentionMetrics(retentionMetrics)
-                .retentionInterval(retentionInterval);
+                .retentionInterval(retentionInterval)
+                .httpCredentials(httpCredentials)
+                .tls(tls);
     }
 
     /** Hides the token. */
@@ -134,7 +163,8 @@ public record CollectorConfig(
                 + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans
                 + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
-                + ", retentionInterval=" + retentionInterval + "]";
+                + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
+                + ", tls=" + (tls == null ? "off" : tls) + "]";
     }
 
     public static final class Builder {
@@ -152,11 +182,13 @@ public record CollectorConfig(
         private Duration retentionSpans = DEFAULT_RETENTION_SPANS;
         private Duration retentionMetrics = DEFAULT_RETENTION_METRICS;
         private Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
+        private HttpCredentials httpCredentials = HttpCredentials.NONE;
+        private TlsSettings tls;
 
         private Builder() {
         }
 
-        /** Address both servers listen on (default 127.0.0.1). */
+        /** Address every listener binds to (default 127.0.0.1); other than loopback needs {@link #httpCredentials}. */
         public Builder bind(String bind) {
             this.bind = bind;
             return this;
@@ -246,10 +278,25 @@ public record CollectorConfig(
             return this;
         }
 
+        /**
+         * What the HTTP API, UI, {@code /metrics} and OTLP/HTTP require in {@code Authorization} (default
+         * {@link HttpCredentials#NONE}: nothing, allowed on loopback only).
+         */
+        public Builder httpCredentials(HttpCredentials httpCredentials) {
+            this.httpCredentials = httpCredentials;
+            return this;
+        }
+
+        /** TLS for every listener ({@code null}, the default: plain text). */
+        public Builder tls(TlsSettings tls) {
+            this.tls = tls;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval);
+                    retentionInterval, httpCredentials, tls);
         }
     }
 }

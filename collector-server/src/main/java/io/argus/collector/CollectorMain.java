@@ -1,9 +1,15 @@
 package io.argus.collector;
 
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.security.TlsSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,7 +28,8 @@ public final class CollectorMain {
 
               --ingest-port PORT       agent ingest TCP port (default 9898, 0 = any free port)
               --http-port PORT         HTTP API and web UI port (default 9897, 0 = any free port)
-              --bind ADDRESS           address both servers listen on (default 127.0.0.1)
+              --bind ADDRESS           address every listener binds to (default 127.0.0.1); anything
+                                       but loopback needs an API credential
               --data-dir DIR           storage directory (default ./data)
               --max-frame-bytes N      largest accepted agent frame in bytes (default 4194304)
               --max-batch-spans N      most spans or metric entries in one batch (default 10000)
@@ -33,6 +40,20 @@ public final class CollectorMain {
               --otlp-max-body-bytes N  largest accepted OTLP request body (default 4194304)
               --retention-spans AGE    delete spans older than AGE, e.g. 12h, 7d (default 7d, 0 = keep)
               --retention-metrics AGE  delete metrics older than AGE (default 30d, 0 = keep)
+
+            Access control (HTTP API, web UI, /metrics and OTLP/HTTP):
+              --api-token-file FILE    require 'Authorization: Bearer <token>' with the token in FILE
+                                       (or set ARGUS_API_TOKEN)
+              --api-user USER          require HTTP Basic with this user ...
+              --api-password-file FILE ... and the password in FILE (or set ARGUS_API_PASSWORD)
+
+            TLS (every listener, ingest included):
+              --tls-cert FILE          PEM certificate chain, server certificate first ...
+              --tls-key FILE           ... and its unencrypted PKCS#8 PEM private key
+              --tls-keystore FILE      or a PKCS#12 keystore with the key and its chain ...
+              --tls-keystore-password-file FILE
+                                       ... and its password (or set ARGUS_TLS_KEYSTORE_PASSWORD)
+
               --help                   show this help and exit
 
             Options take their value as the next argument or after '=' (--http-port=8080).
@@ -44,9 +65,16 @@ public final class CollectorMain {
     /** Bad command line. */
     static final class UsageException extends Exception {
         private static final long serialVersionUID = 1L;
+        private final boolean pointToHelp;
 
         UsageException(String message) {
+            this(message, true);
+        }
+
+        /** {@code pointToHelp} false: the message says all there is (a refused setting, not a typo). */
+        UsageException(String message, boolean pointToHelp) {
             super(message);
+            this.pointToHelp = pointToHelp;
         }
     }
 
@@ -54,10 +82,12 @@ public final class CollectorMain {
         configureLogging();
         CollectorConfig config;
         try {
-            config = parse(args, System.getenv("ARGUS_COLLECTOR_TOKEN"));
+            config = parse(args, System.getenv());
         } catch (UsageException e) {
             System.err.println("argus-collector: " + e.getMessage());
-            System.err.println("Try 'argus-collector --help' for the options.");
+            if (e.pointToHelp) {
+                System.err.println("Try 'argus-collector --help' for the options.");
+            }
             System.exit(2);
             return;
         }
@@ -100,15 +130,19 @@ public final class CollectorMain {
     }
 
     /**
-     * Parses the command line.
+     * Parses the command line; the agent token, when not given, and secrets not given by a file option come
+     * from {@code env} ({@code ARGUS_COLLECTOR_TOKEN}, {@code ARGUS_API_TOKEN}, {@code ARGUS_API_PASSWORD},
+     * {@code ARGUS_TLS_KEYSTORE_PASSWORD}).
      *
      * @return the config, or {@code null} when {@code --help} was asked for
      */
-    static CollectorConfig parse(String[] args, String envToken) throws UsageException {
+    static CollectorConfig parse(String[] args, Map<String, String> env) throws UsageException {
         CollectorConfig.Builder b = CollectorConfig.builder();
+        String envToken = env.get("ARGUS_COLLECTOR_TOKEN");
         if (envToken != null && !envToken.isEmpty()) {
             b.token(envToken);
         }
+        Map<String, String> opts = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--help") || arg.equals("-h")) {
@@ -164,21 +198,106 @@ public final class CollectorMain {
                     }
                     b.token(value);
                 }
+                case "--api-token-file", "--api-user", "--api-password-file", "--tls-cert", "--tls-key",
+                        "--tls-keystore", "--tls-keystore-password-file" -> {
+                    if (value.isBlank()) {
+                        throw new UsageException("invalid value for " + name + ": must not be empty");
+                    }
+                    opts.put(name, value);
+                }
                 default -> throw new UsageException("unknown option '" + name + "'");
             }
         }
+        b.httpCredentials(credentials(opts, env));
+        b.tls(tls(opts, env));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), false);
+        }
+    }
+
+    private static HttpCredentials credentials(Map<String, String> opts, Map<String, String> env)
+            throws UsageException {
+        String token = secret(opts, "--api-token-file", env, "ARGUS_API_TOKEN");
+        String user = opts.get("--api-user");
+        String password = secret(opts, "--api-password-file", env, "ARGUS_API_PASSWORD");
+        if (user != null && password == null) {
+            throw new UsageException("--api-user needs a password: --api-password-file FILE or ARGUS_API_PASSWORD");
+        }
+        if (user == null && password != null) {
+            throw new UsageException((opts.containsKey("--api-password-file") ? "--api-password-file"
+                    : "ARGUS_API_PASSWORD") + " is set but --api-user is not");
+        }
+        try {
+            return new HttpCredentials(token, user, password);
+        } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    private static TlsSettings tls(Map<String, String> opts, Map<String, String> env) throws UsageException {
+        String cert = opts.get("--tls-cert");
+        String key = opts.get("--tls-key");
+        String keystore = opts.get("--tls-keystore");
+        String password = secret(opts, "--tls-keystore-password-file", env, "ARGUS_TLS_KEYSTORE_PASSWORD");
+        if (cert == null && key == null && keystore == null) {
+            if (opts.containsKey("--tls-keystore-password-file")) {
+                throw new UsageException("--tls-keystore-password-file is set but --tls-keystore is not");
+            }
+            return null;
+        }
+        if (keystore != null && (cert != null || key != null)) {
+            throw new UsageException("--tls-keystore excludes --tls-cert and --tls-key");
+        }
+        if (keystore != null) {
+            return TlsSettings.pkcs12(readable("--tls-keystore", keystore), password);
+        }
+        if (cert == null || key == null) {
+            throw new UsageException("--tls-cert and --tls-key go together");
+        }
+        return TlsSettings.pem(readable("--tls-cert", cert), readable("--tls-key", key));
+    }
+
+    /** A secret from the file named by {@code option}, else from {@code envVar}; {@code null} when neither is set. */
+    private static String secret(Map<String, String> opts, String option, Map<String, String> env, String envVar)
+            throws UsageException {
+        String file = opts.get(option);
+        if (file == null) {
+            String value = env.get(envVar);
+            return value == null || value.isEmpty() ? null : value;
+        }
+        String value;
+        try {
+            value = Files.readString(readable(option, file)).strip();
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + option + " " + file + ": " + e);
+        }
+        if (value.isEmpty()) {
+            throw new UsageException(option + " " + file + " is empty");
+        }
+        return value;
+    }
+
+    private static Path readable(String option, String file) throws UsageException {
+        Path path;
+        try {
+            path = Path.of(file);
+        } catch (InvalidPathException e) {
+            throw new UsageException("invalid value for " + option + ": '" + file + "' (" + e.getReason() + ")");
+        }
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw new UsageException("invalid value for " + option + ": " + file + " is not a readable file");
+        }
+        return path;
     }
 
     private static boolean isKnown(String name) {
         return switch (name) {
             case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
                     "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
-                    "--retention-metrics" -> true;
+                    "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
+                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file" -> true;
             default -> false;
         };
     }

@@ -1,12 +1,20 @@
 package io.argus.collector;
 
+import io.argus.collector.security.HttpAuthenticator;
+import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
 /** The TCP server setup the collector's listeners share (ingest, HTTP API, OTLP). */
@@ -17,10 +25,13 @@ public final class Listeners {
     /**
      * A server bootstrap on the collector's event loops: reusable address, no Nagle delay, every accepted
      * channel added to {@code channels} (so that closing the group closes them) before {@code pipeline} sets
-     * up its handlers.
+     * up its handlers. With {@code tls} the pipeline starts with TLS (handshake failures of {@code listener} are
+     * logged, counted and closed there).
      */
     public static ServerBootstrap bootstrap(EventLoopGroup boss, EventLoopGroup workers, int backlog,
-                                            ChannelGroup channels, Consumer<SocketChannel> pipeline) {
+                                            ChannelGroup channels, ServerTls tls, String listener,
+                                            Consumer<SocketChannel> pipeline) {
+        ChannelHandler handshake = tls == null ? null : tls.handshakeHandler(listener);
         return new ServerBootstrap()
                 .group(boss, workers)
                 .channel(NioServerSocketChannel.class)
@@ -31,8 +42,31 @@ public final class Listeners {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        if (tls != null) {
+                            tls.install(ch, handshake);
+                        }
                         pipeline.accept(ch);
                     }
                 });
+    }
+
+    /**
+     * The front of an HTTP listener's pipeline: a 120 s read timeout, the HTTP codec and, when {@code auth} is not
+     * {@code null}, its credential check, so that the stages added after these only see authenticated requests.
+     */
+    public static void httpFront(ChannelPipeline pipeline, HttpAuthenticator auth) {
+        pipeline.addLast("timeout", new ReadTimeoutHandler(120)).addLast("codec", new HttpServerCodec());
+        if (auth != null) {
+            pipeline.addLast("auth", auth.newHandler());
+        }
+    }
+
+    /** The peer of a connection for log lines: {@code 10.0.0.7:53512}, {@code [::1]:53512}. */
+    public static String remote(Channel channel) {
+        if (channel.remoteAddress() instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            String host = inet.getAddress().getHostAddress();
+            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
+        }
+        return String.valueOf(channel.remoteAddress());
     }
 }

@@ -3,6 +3,9 @@ package io.argus.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.security.TlsSettings;
+import io.argus.collector.testing.TestConfigs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,7 +30,7 @@ class CollectorMainTest {
 
     @Test
     void defaults() throws Exception {
-        CollectorConfig c = CollectorMain.parse(new String[0], null);
+        CollectorConfig c = CollectorMain.parse(new String[0], Map.of());
         assertThat(c.bind()).isEqualTo("127.0.0.1");
         assertThat(c.ingestPort()).isEqualTo(9898);
         assertThat(c.httpPort()).isEqualTo(9897);
@@ -45,15 +49,15 @@ class CollectorMainTest {
     @Test
     void otlpAndRetentionFlags() throws Exception {
         CollectorConfig c = CollectorMain.parse(new String[] {"--otlp-http-port", "0", "--otlp-max-body-bytes=2048",
-                "--retention-spans", "12h", "--retention-metrics=90m"}, null);
+                "--retention-spans", "12h", "--retention-metrics=90m"}, Map.of());
         assertThat(c.otlpHttpPort()).isZero();
         assertThat(c.maxOtlpBodyBytes()).isEqualTo(2048);
         assertThat(c.retentionSpans()).isEqualTo(Duration.ofHours(12));
         assertThat(c.retentionMetrics()).isEqualTo(Duration.ofMinutes(90));
-        c = CollectorMain.parse(new String[] {"--retention-spans=0", "--retention-metrics", "45S"}, null);
+        c = CollectorMain.parse(new String[] {"--retention-spans=0", "--retention-metrics", "45S"}, Map.of());
         assertThat(c.retentionSpans()).isZero();
         assertThat(c.retentionMetrics()).isEqualTo(Duration.ofSeconds(45));
-        assertThat(CollectorMain.parse(new String[] {"--otlp-http-port=4319"}, null).otlpHttpPort()).isEqualTo(4319);
+        assertThat(CollectorMain.parse(new String[] {"--otlp-http-port=4319"}, Map.of()).otlpHttpPort()).isEqualTo(4319);
     }
 
     @Test
@@ -74,7 +78,9 @@ class CollectorMainTest {
     void flags() throws Exception {
         CollectorConfig c = CollectorMain.parse(new String[] {"--ingest-port", "7000", "--http-port=7001",
                 "--bind", "0.0.0.0", "--data-dir", "/tmp/x", "--max-frame-bytes=1024", "--token", "t0k",
-                "--max-batch-spans", "50"}, null);
+                "--max-batch-spans", "50"}, Map.of("ARGUS_API_TOKEN", "api-t0k"));
+        assertThat(c.httpCredentials().token()).isEqualTo("api-t0k");
+        assertThat(c.toString()).doesNotContain("api-t0k");
         assertThat(c.ingestPort()).isEqualTo(7000);
         assertThat(c.httpPort()).isEqualTo(7001);
         assertThat(c.bind()).isEqualTo("0.0.0.0");
@@ -83,9 +89,11 @@ class CollectorMainTest {
         assertThat(c.token()).isEqualTo("t0k");
         assertThat(c.maxBatchSpans()).isEqualTo(50);
         assertThat(c.toString()).doesNotContain("t0k");
-        assertThat(CollectorMain.parse(new String[] {"--help"}, null)).isNull();
-        assertThat(CollectorMain.parse(new String[0], "from-env").token()).isEqualTo("from-env");
-        assertThat(CollectorMain.parse(new String[] {"--token", "flag"}, "env").token()).isEqualTo("flag");
+        assertThat(CollectorMain.parse(new String[] {"--help"}, Map.of())).isNull();
+        assertThat(CollectorMain.parse(new String[0], Map.of("ARGUS_COLLECTOR_TOKEN", "from-env")).token())
+                .isEqualTo("from-env");
+        assertThat(CollectorMain.parse(new String[] {"--token", "flag"}, Map.of("ARGUS_COLLECTOR_TOKEN", "env"))
+                .token()).isEqualTo("flag");
     }
 
     @Test
@@ -101,8 +109,87 @@ class CollectorMainTest {
         assertBad("invalid value for --bind", "--bind", " ");
     }
 
+    @Test
+    void credentialFlagsReadSecretsFromFilesOrTheEnvironment() throws Exception {
+        Path token = Files.writeString(dataDir.resolve("token"), "file-token\n");
+        Path password = Files.writeString(dataDir.resolve("password"), "file-password\n");
+        CollectorConfig c = CollectorMain.parse(new String[] {"--api-token-file", token.toString(), "--api-user=ops",
+                "--api-password-file", password.toString()}, Map.of("ARGUS_API_TOKEN", "env-token"));
+        assertThat(c.httpCredentials()).isEqualTo(new HttpCredentials("file-token", "ops", "file-password"));
+        assertThat(c.toString()).doesNotContain("file-token").doesNotContain("file-password");
+        c = CollectorMain.parse(new String[] {"--api-user", "ops", "--bind", "::1"},
+                Map.of("ARGUS_API_TOKEN", "env-token", "ARGUS_API_PASSWORD", "env-password"));
+        assertThat(c.httpCredentials()).isEqualTo(new HttpCredentials("env-token", "ops", "env-password"));
+        assertThat(CollectorMain.parse(new String[0], Map.of()).httpCredentials().required()).isFalse();
+    }
+
+    @Test
+    void tlsFlags() throws Exception {
+        Path cert = Files.writeString(dataDir.resolve("c.pem"), "x");
+        Path key = Files.writeString(dataDir.resolve("k.pem"), "x");
+        Path pw = Files.writeString(dataDir.resolve("pw"), "store-pass\n");
+        assertThat(CollectorMain.parse(new String[] {"--tls-cert", cert.toString(), "--tls-key=" + key}, Map.of())
+                .tls()).isEqualTo(TlsSettings.pem(cert, key));
+        assertThat(CollectorMain.parse(new String[] {"--tls-keystore", cert.toString(), "--tls-keystore-password-file",
+                pw.toString()}, Map.of()).tls()).isEqualTo(TlsSettings.pkcs12(cert, "store-pass"));
+        assertThat(CollectorMain.parse(new String[] {"--tls-keystore", cert.toString()},
+                Map.of("ARGUS_TLS_KEYSTORE_PASSWORD", "env-pass")).tls())
+                .isEqualTo(TlsSettings.pkcs12(cert, "env-pass"));
+        assertThat(CollectorMain.parse(new String[0], Map.of()).tls()).isNull();
+        assertBad("--tls-cert and --tls-key go together", "--tls-cert", cert.toString());
+        assertBad("--tls-keystore excludes --tls-cert and --tls-key", "--tls-keystore", cert.toString(),
+                "--tls-key", key.toString());
+        assertBad("invalid value for --tls-key: " + dataDir.resolve("none") + " is not a readable file",
+                "--tls-cert", cert.toString(), "--tls-key", dataDir.resolve("none").toString());
+        assertBad("--tls-keystore-password-file is set but --tls-keystore is not", "--tls-keystore-password-file",
+                pw.toString());
+    }
+
+    @Test
+    void badCredentialFlags() throws Exception {
+        Path empty = Files.writeString(dataDir.resolve("empty"), "\n");
+        assertBad("--api-user needs a password", "--api-user", "ops");
+        assertBad("--api-password-file is set but --api-user is not", "--api-password-file",
+                Files.writeString(dataDir.resolve("p"), "pw").toString());
+        assertBad("is empty", "--api-token-file", empty.toString());
+        assertBad("invalid value for --api-token-file: " + dataDir + " is not a readable file", "--api-token-file",
+                dataDir.toString());
+        assertBad("invalid value for --api-user: must not be empty", "--api-user=");
+        assertThatThrownBy(() -> CollectorMain.parse(new String[0], Map.of("ARGUS_API_PASSWORD", "pw")))
+                .hasMessage("ARGUS_API_PASSWORD is set but --api-user is not");
+    }
+
+    @Test
+    void nonLoopbackBindWithoutCredentialIsRefused() throws Exception {
+        for (String bind : new String[] {"0.0.0.0", "::", "192.0.2.1"}) {
+            assertThatThrownBy(() -> CollectorMain.parse(new String[] {"--bind", bind, "--token", "agents"}, Map.of()))
+                    .isInstanceOf(CollectorMain.UsageException.class)
+                    .hasMessageStartingWith("refusing to listen on " + bind + " without an API credential");
+            assertThatThrownBy(() -> TestConfigs.ephemeral().bind(bind).build())
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        for (String bind : new String[] {"127.0.0.1", "127.0.0.2", "::1", "localhost"}) {
+            assertThat(CollectorMain.parse(new String[] {"--bind", bind}, Map.of()).bind()).isEqualTo(bind);
+        }
+        assertThat(TestConfigs.ephemeral().bind("0.0.0.0").httpCredentials(HttpCredentials.basic("u", "p")).build()
+                .bind()).isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void nonLoopbackBindWithoutCredentialExitsWithTwoAndOneLine() throws Exception {
+        Path err = dataDir.resolve("err.txt");
+        Process p = launch(err, "--bind", "0.0.0.0", "--data-dir", dataDir.resolve("data").toString());
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(Files.readAllLines(err)).containsExactly("argus-collector: refusing to listen on 0.0.0.0 without"
+                + " an API credential: anyone who can reach it could read all traces; set --api-token-file (or"
+                + " ARGUS_API_TOKEN) or --api-user with --api-password-file (or ARGUS_API_PASSWORD), or bind to"
+                + " 127.0.0.1");
+        assertThat(dataDir.resolve("data")).doesNotExist();
+    }
+
     private static void assertBad(String message, String... args) {
-        assertThatThrownBy(() -> CollectorMain.parse(args, null))
+        assertThatThrownBy(() -> CollectorMain.parse(args, Map.of()))
                 .isInstanceOf(CollectorMain.UsageException.class)
                 .hasMessageContaining(message);
     }

@@ -43,7 +43,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final int DEFAULT_TRACE_LIMIT = 20;
     static final int MAX_TRACE_LIMIT = 1000;
     static final int JVM_POINTS = 60;
-    private static final String JSON = "application/json; charset=utf-8";
+    static final String JSON = "application/json; charset=utf-8";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
     private final Storage storage;
@@ -173,11 +173,16 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private Reply error(HttpResponseStatus status, String message) {
+        return new Reply(status, JSON, errorJson(json, status.code(), message));
+    }
+
+    /** The API's error body, {@code {"error": "...", "status": N}}. */
+    static byte[] errorJson(ObjectMapper json, int status, String message) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
-        body.put("status", status.code());
+        body.put("status", status);
         try {
-            return new Reply(status, JSON, json.writeValueAsBytes(body));
+            return json.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

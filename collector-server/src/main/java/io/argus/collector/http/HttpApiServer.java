@@ -5,6 +5,9 @@ import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Storage;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.argus.collector.Listeners;
+import io.argus.collector.security.HttpAuthenticator;
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -15,8 +18,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,8 +44,8 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters)
-            throws InterruptedException {
+                                      Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters,
+                                      ServerTls tls, HttpCredentials credentials) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(256), r -> {
@@ -53,13 +54,16 @@ public final class HttpApiServer implements AutoCloseable {
                     return t;
                 });
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
-        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, new ObjectMapper(),
-                loadIndex());
-        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, ch -> ch.pipeline()
-                .addLast("timeout", new ReadTimeoutHandler(120))
-                .addLast("codec", new HttpServerCodec())
-                .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
-                .addLast("api", handler));
+        ObjectMapper json = new ObjectMapper();
+        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, json, loadIndex());
+        HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "http", meters,
+                HttpApiHandler.JSON, message -> HttpApiHandler.errorJson(json, 401, message));
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "http", ch -> {
+            Listeners.httpFront(ch.pipeline(), auth);
+            ch.pipeline()
+                    .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
+                    .addLast("api", handler);
+        });
         try {
             Channel ch = b.bind(bind, port).sync().channel();
             channels.add(ch);

@@ -2,6 +2,7 @@ package io.argus.collector.ingest;
 
 import io.argus.collector.storage.Storage;
 import io.argus.collector.Listeners;
+import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -19,9 +20,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The agent-facing TCP server. Pipeline per connection, one job per stage:
- * idle timeout, then length-prefixed framing (size-capped), then protobuf decoding, then validation, then
- * routing to storage and registry, then rejection handling (log, count, close).
+ * The agent-facing TCP server. Pipeline per connection, one job per stage: TLS when configured (handshake
+ * failures logged, counted, closed), then idle timeout, then length-prefixed framing (size-capped), then protobuf
+ * decoding, then validation, then routing to storage and registry, then rejection handling (log, count, close).
  */
 public final class IngestServer implements AutoCloseable {
     private final ChannelGroup channels;
@@ -34,12 +35,12 @@ public final class IngestServer implements AutoCloseable {
 
     public static IngestServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
                                      int maxFrameBytes, String token, int maxBatchEntries, Duration idleTimeout,
-                                     Storage storage, AgentRegistry registry, IngestMetrics metrics)
+                                     Storage storage, AgentRegistry registry, IngestMetrics metrics, ServerTls tls)
             throws InterruptedException {
         RejectionHandler rejections = new RejectionHandler(metrics);
         FrameProtobufDecoder protobuf = new FrameProtobufDecoder(metrics);
         ChannelGroup channels = new DefaultChannelGroup("argus-ingest", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap b = Listeners.bootstrap(boss, workers, 512, channels, ch -> {
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 512, channels, tls, "ingest", ch -> {
             metrics.connectionOpened();
             ch.closeFuture().addListener((ChannelFutureListener) f -> metrics.connectionClosed());
             ch.pipeline()

@@ -1,5 +1,7 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.Listeners;
+import io.argus.collector.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -8,9 +10,6 @@ import io.netty.handler.codec.compression.DecompressionException;
 import io.netty.handler.timeout.ReadTimeoutException;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -26,7 +25,7 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
     static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
 
     private final OtlpMetrics metrics;
-    private final Map<OtlpRejectReason, long[]> lastLog = new EnumMap<>(OtlpRejectReason.class);
+    private final RateLimitedLog warnings = new RateLimitedLog(LOG, LOG_INTERVAL_NANOS);
 
     OtlpErrorHandler(OtlpMetrics metrics) {
         this.metrics = metrics;
@@ -75,28 +74,12 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void log(OtlpRejectReason reason, String remote, String detail) {
-        long now = System.nanoTime();
-        long suppressed;
-        synchronized (lastLog) {
-            long[] state = lastLog.computeIfAbsent(reason, r -> new long[] {now - LOG_INTERVAL_NANOS - 1, 0});
-            if (now - state[0] < LOG_INTERVAL_NANOS) {
-                state[1]++;
-                return;
-            }
-            suppressed = state[1];
-            state[0] = now;
-            state[1] = 0;
-        }
-        LOG.warning("rejected OTLP request from " + remote + ": " + reason.status().code() + " " + reason.label()
-                + " - " + oneLine(detail) + (suppressed > 0 ? " (" + suppressed + " more since the last report)" : ""));
+        warnings.warn(reason, "rejected OTLP request from " + remote + ": " + reason.status().code() + " "
+                + reason.label() + " - " + oneLine(detail));
     }
 
     static String remote(ChannelHandlerContext ctx) {
-        if (ctx.channel().remoteAddress() instanceof InetSocketAddress inet && inet.getAddress() != null) {
-            String host = inet.getAddress().getHostAddress();
-            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
-        }
-        return String.valueOf(ctx.channel().remoteAddress());
+        return Listeners.remote(ctx.channel());
     }
 
     private static String oneLine(String s) {

@@ -4,6 +4,9 @@ import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Storage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.argus.collector.Listeners;
+import io.argus.collector.security.HttpAuthenticator;
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -14,19 +17,20 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpContentDecompressor;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The OTLP/HTTP receiver ({@code POST /v1/traces}, {@code POST /v1/metrics}, binary protobuf). Pipeline per
- * connection, one job per stage: read timeout → HTTP codec → request filter (path, method, content type,
- * encoding, declared size) → gzip/deflate decompression → body aggregation (size cap) → protobuf decoding →
+ * connection, one job per stage: TLS when configured → read timeout → HTTP codec → credential check when
+ * configured (401) → request filter (path, method, content type, encoding, declared size) → gzip/deflate decompression → body aggregation (size cap) → protobuf decoding →
  * routing (mapping, storage, agent registry, answer) → error answers (status, log, count).
  */
 public final class OtlpHttpServer implements AutoCloseable {
+    /** gRPC status code of a request without valid credentials, in the {@code google.rpc.Status} of a 401. */
+    private static final int UNAUTHENTICATED = 16;
+
     private final Channel serverChannel;
     private final ChannelGroup channels;
 
@@ -37,21 +41,25 @@ public final class OtlpHttpServer implements AutoCloseable {
 
     public static OtlpHttpServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
                                        int maxBodyBytes, Storage storage, AgentRegistry registry,
-                                       MeterRegistry meters) throws InterruptedException {
+                                       MeterRegistry meters, ServerTls tls, HttpCredentials credentials)
+            throws InterruptedException {
         OtlpMetrics metrics = new OtlpMetrics(meters);
         OtlpDecoder decoder = new OtlpDecoder();
         OtlpErrorHandler errors = new OtlpErrorHandler(metrics);
         MetricMapper metricMapper = new MetricMapper();
         ChannelGroup channels = new DefaultChannelGroup("argus-otlp", GlobalEventExecutor.INSTANCE);
-        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, ch -> ch.pipeline()
-                .addLast("timeout", new ReadTimeoutHandler(120))
-                .addLast("codec", new HttpServerCodec())
-                .addLast("filter", new OtlpRequestFilter(maxBodyBytes))
-                .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
-                .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
-                .addLast("protobuf", decoder)
-                .addLast("router", new OtlpRouter(storage, registry, metricMapper, metrics))
-                .addLast("errors", errors));
+        HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "otlp", meters,
+                OtlpResponses.PROTOBUF, message -> OtlpResponses.status(UNAUTHENTICATED, message));
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", ch -> {
+            Listeners.httpFront(ch.pipeline(), auth);
+            ch.pipeline()
+                    .addLast("filter", new OtlpRequestFilter(maxBodyBytes))
+                    .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
+                    .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
+                    .addLast("protobuf", decoder)
+                    .addLast("router", new OtlpRouter(storage, registry, metricMapper, metrics))
+                    .addLast("errors", errors);
+        });
         Channel ch = b.bind(bind, port).sync().channel();
         channels.add(ch);
         return new OtlpHttpServer(ch, channels);

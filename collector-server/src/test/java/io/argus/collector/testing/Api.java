@@ -6,6 +6,7 @@ import io.argus.collector.Collector;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -17,12 +18,25 @@ public final class Api {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String base;
+    private final HttpClient client;
+    private final String authorization;
 
     public Api(Collector collector) {
-        this.base = "http://127.0.0.1:" + collector.httpPort();
+        this(collector, CLIENT, null);
     }
 
-    public record Response(int status, String contentType, String body) {
+    /**
+     * An API client through {@code client} (e.g. one trusting a test certificate; the scheme follows the
+     * collector's config) that sends {@code authorization} ({@code null}: none) with every request.
+     */
+    public Api(Collector collector, HttpClient client, String authorization) {
+        String url = collector.httpUrl();
+        this.base = url.substring(0, url.length() - 1);
+        this.client = client;
+        this.authorization = authorization;
+    }
+
+    public record Response(int status, String contentType, String body, HttpHeaders headers) {
         public JsonNode json() {
             try {
                 return JSON.readTree(body);
@@ -33,11 +47,19 @@ public final class Api {
     }
 
     public Response get(String path) {
+        return get(path, authorization);
+    }
+
+    /** GET with this {@code Authorization} header ({@code null}: none) instead of the client's own. */
+    public Response get(String path, String authorization) {
         try {
-            HttpResponse<String> res = CLIENT.send(
-                    HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return new Response(res.statusCode(), res.headers().firstValue("content-type").orElse(""), res.body());
+            HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20));
+            if (authorization != null) {
+                req.header("Authorization", authorization);
+            }
+            HttpResponse<String> res = client.send(req.GET().build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(res.statusCode(), res.headers().firstValue("content-type").orElse(""), res.body(),
+                    res.headers());
         } catch (IOException e) {
             throw new AssertionError("GET " + path + " failed", e);
         } catch (InterruptedException e) {

@@ -14,6 +14,9 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /** A minimal agent for tests: a real TCP socket writing length-prefixed frames. */
 public final class TestAgent implements AutoCloseable {
@@ -21,10 +24,30 @@ public final class TestAgent implements AutoCloseable {
     private final DataOutputStream out;
 
     public TestAgent(int port) throws IOException {
-        socket = new Socket();
+        this(new Socket(), port);
+    }
+
+    private TestAgent(Socket socket, int port) throws IOException {
+        this.socket = socket;
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setTcpNoDelay(true);
         out = new DataOutputStream(socket.getOutputStream());
+    }
+
+    /**
+     * An agent on a TLS connection: the handshake (with {@code tls}'s trust and host name verification against
+     * 127.0.0.1) completes before this returns.
+     */
+    public static TestAgent overTls(int port, SSLContext tls) throws IOException {
+        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket();
+        SSLParameters params = socket.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        socket.setSSLParameters(params);
+        TestAgent agent = new TestAgent(socket, port);
+        socket.setSoTimeout(10_000);
+        socket.startHandshake();
+        socket.setSoTimeout(0);
+        return agent;
     }
 
     public static Handshake handshake(String service, String instance) {
