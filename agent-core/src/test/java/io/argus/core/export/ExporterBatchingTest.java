@@ -1,5 +1,15 @@
 package io.argus.core.export;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.util.Properties;
+import java.util.HashMap;
+import io.argus.core.metrics.CallMetricsTable;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.config.AgentConfig;
+import io.argus.core.AgentCounters;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -110,33 +120,35 @@ class ExporterBatchingTest {
 
     @Test
     void aShutdownThatTimesOutNeverSharesTheExporterThreadsBatchOrSocket() throws Exception {
-        listen(0);
+        collector = new FakeCollector(0);
         Properties props = new Properties();
-        props.setProperty("argus.collector.address", "127.0.0.1:" + server.getLocalPort());
+        props.setProperty("argus.collector.address", "127.0.0.1:" + collector.port());
         props.setProperty("argus.metrics.interval", "100ms");
         AgentSettings settings = new AgentSettings(new AgentConfig(props, new HashMap<String, String>(), new Properties()));
-        counters = new AgentCounters();
-        queue = new SpanQueue(settings.queueSize, counters);
-        exporter = new Exporter(settings, queue, new CallMetricsTable(10), new CallMetricsTable(10), counters, "test");
-        java.util.Set<String> samplers = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        exporter.addGaugeSource(sink -> {
+        AgentCounters counters = new AgentCounters();
+        Exporter slowAtExit = new Exporter(settings, new SpanQueue(settings.queueSize, counters), new CallMetricsTable(10),
+                new CallMetricsTable(10), counters, "test");
+        Set<String> samplers = ConcurrentHashMap.newKeySet();
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        slowAtExit.addGaugeSource(sink -> {
             samplers.add(Thread.currentThread().getName());
             if (Thread.currentThread().getName().equals("argus-exporter")) {
                 busy.countDown();
                 try {
-                    release.await(20, java.util.concurrent.TimeUnit.SECONDS); // the exporter thread is slow at exit
+                    release.await(20, TimeUnit.SECONDS); // the exporter thread is slow at exit
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
         });
-        exporter.start();
-        assertThat(busy.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-
-        exporter.shutdown(200);
-        assertThat(samplers).as("threads that used the exporter's metrics encoder").containsExactly("argus-exporter");
-        release.countDown();
+        slowAtExit.start();
+        try {
+            assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
+            slowAtExit.shutdown(200);
+            assertThat(samplers).as("threads that used the exporter's metrics encoder").containsExactly("argus-exporter");
+        } finally {
+            release.countDown();
+        }
     }
 }
