@@ -1,19 +1,19 @@
 package io.argus.core.export;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.Set;
-import java.util.Properties;
-import java.util.HashMap;
-import io.argus.core.metrics.CallMetricsTable;
-import io.argus.core.config.AgentSettings;
-import io.argus.core.config.AgentConfig;
 import io.argus.core.AgentCounters;
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.metrics.CallMetricsTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
