@@ -27,6 +27,26 @@ public final class JettyMain {
                 context.addServlet(holder, pattern);
             }
         }
+        if (java.util.Arrays.asList(args).contains("--throwing-attribute-listener")) {
+            // an application listener that fails on every request attribute set: nothing the agent does
+            // on the request may leave a span behind on the worker thread because of it
+            context.addEventListener(new javax.servlet.ServletRequestAttributeListener() {
+                @Override
+                public void attributeAdded(javax.servlet.ServletRequestAttributeEvent event) {
+                    throw new IllegalStateException("attribute listener fails: " + event.getName());
+                }
+
+                @Override
+                public void attributeRemoved(javax.servlet.ServletRequestAttributeEvent event) {
+                    throw new IllegalStateException("attribute listener fails: " + event.getName());
+                }
+
+                @Override
+                public void attributeReplaced(javax.servlet.ServletRequestAttributeEvent event) {
+                    throw new IllegalStateException("attribute listener fails: " + event.getName());
+                }
+            });
+        }
         server.setHandler(context);
         server.start();
         ClassVisibility.print(JettyMain.class);
