@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -102,6 +103,7 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         String front = boot + "-front-tomcat-jdk17";
         try (AgentApp app = startFront(front, JDK, Container.TOMCAT).start()) {
             verifyOrders(front, port(app, Container.TOMCAT), "task-");
+            verifyLogLines(front, app);
         }
     }
 
@@ -111,6 +113,7 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         String front = boot + "-front-" + virtualContainer.name().toLowerCase(java.util.Locale.ROOT) + "-virtual-jdk25";
         try (AgentApp app = startFront(front, jdk25(), virtualContainer, "--spring.threads.virtual.enabled=true").start()) {
             verifyOrders(front, port(app, virtualContainer), "task-");
+            verifyLogLines(front, app);
         }
     }
 
@@ -127,6 +130,8 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
     /** A service of the application on {@code container}, sampling everything. */
     AgentApp.Builder start(String service, String javaHome, Container container, List<String> args) {
         List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
+                // the logback plugin puts the current span's ids where %X{..} reads them
+                "--logging.pattern.console=%X{trace_id:--} %X{span_id:--} %logger{0} %m%n",
                 "--spring.datasource.url=jdbc:h2:mem:orders;DB_CLOSE_DELAY=-1"));
         all.addAll(args);
         return AgentApp.builder("io.argus.springboot.app.OrdersApp")
@@ -223,6 +228,31 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
 
         verifyScheduled(front);
         assertThat(agentGauge(front, "agent.advice.errors")).isZero();
+    }
+
+    /**
+     * The controller's log line of every order carries the ids of the order's trace and of the front
+     * server span current while it logged, as Boot's Logback prints them with {@code %X{trace_id}}.
+     */
+    void verifyLogLines(String front, AgentApp app) {
+        Pattern line = Pattern.compile("^([0-9a-f]{32}|-) ([0-9a-f]{16}|-) OrdersController order (\\d+)$");
+        Map<String, String> logged = new HashMap<>();
+        for (String text : app.lines()) {
+            Matcher m = line.matcher(text);
+            if (m.find() && Integer.parseInt(m.group(3)) <= ORDERS) {
+                logged.put(m.group(1), m.group(2));
+            }
+        }
+        assertThat(logged).as("trace ids of the order log lines").hasSize(ORDERS).doesNotContainKey("-");
+        for (Map.Entry<String, String> ids : logged.entrySet()) {
+            JsonNode root = list(awaitTrace(ids.getKey(), 9).path("spans")).stream()
+                    .filter(s -> s.path("parentSpanId").isNull() || s.path("parentSpanId").asText().isEmpty())
+                    .findFirst().orElseThrow();
+            assertThat(root.path("service").asText()).isEqualTo(front);
+            assertThat(root.path("name").asText()).isEqualTo("GET /api/orders/{id}");
+            assertThat(root.path("spanId").asText()).as("span_id of the log line of trace %s", ids.getKey())
+                    .isEqualTo(ids.getValue());
+        }
     }
 
     /**

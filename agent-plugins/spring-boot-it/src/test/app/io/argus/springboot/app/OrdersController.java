@@ -8,6 +8,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 @RestController
 public class OrdersController {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrdersController.class);
 
     private final OrdersRepository orders;
     private final AuditClient audit;
@@ -36,6 +41,7 @@ public class OrdersController {
 
     @GetMapping("/api/orders/{id}")
     public String order(@PathVariable("id") long id) throws Exception {
+        LOG.info("order {}", id);
         String item = orders.item(id);
         if (downstream.isEmpty()) {
             return item;
