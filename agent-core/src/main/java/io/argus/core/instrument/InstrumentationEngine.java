@@ -67,7 +67,7 @@ public final class InstrumentationEngine {
         }
         ModuleReads.openJdkTargetsToBridge(inst, index.exactNames());
         final List<Class<?>> loadedEarlier = loadedCandidates(inst);
-        inst.addTransformer(new PrefilterTransformer(inst), true);
+        inst.addTransformer(new PrefilterTransformer(), true);
         initThread = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -176,39 +176,13 @@ public final class InstrumentationEngine {
         }
     }
 
-    /** Retransforms a probed class that loaded while another was transformed, once it is defined. */
-    private void retransformLater(final Instrumentation inst, final String internalName) {
-        AgentLog.debug(internalName + " loaded during another transformation; instrumenting it later");
-        Thread later = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                retransformByName(inst, java.util.Collections.singleton(internalName));
-            }
-        }, "argus-retransform");
-        later.setDaemon(true);
-        later.start();
-    }
-
     private final class PrefilterTransformer implements ClassFileTransformer {
-        private final Instrumentation inst;
-
-        PrefilterTransformer(Instrumentation inst) {
-            this.inst = inst;
-        }
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             // the init thread's own class loading is skipped while it builds ByteBuddy, but not the
             // retransformations it runs once the engine is ready
-            if (phase.isInside()) {
-                // loaded while another class is transformed (ByteBuddy resolving a type): ByteBuddy is
-                // busy on this thread, so a probed class is instrumented by a retransformation later
-                if (loader != agentLoader && classBeingRedefined == null && index.isCandidate(loader, className)) {
-                    retransformLater(inst, className);
-                }
-                return null;
-            }
-            if (loader == agentLoader
+            if (loader == agentLoader || phase.isInside()
                     || !(index.isCandidate(loader, className)
                     || (classBeingRedefined == null && ownerNames.contains(className)))
                     || (byteBuddy == null && Thread.currentThread() == initThread)) {
