@@ -3,6 +3,9 @@ package io.argus.plugin.servlet;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
+import io.argus.core.plugin.TypeProbe;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -54,6 +57,9 @@ public final class ServletPlugin implements ArgusPlugin {
     /** undertow-servlet's request, the same name in 2.2 (javax) and 2.3 (jakarta). */
     static final String[] UNDERTOW_REQUESTS = {"io.undertow.servlet.spec.HttpServletRequestImpl"};
 
+    /** Names requests by their servlet mapping when no framework plugin names them; off by default (docs/plugins.md). */
+    static final String MAPPING_ROUTES_KEY = "argus.http.servletMappingRoutes";
+
     private static final String ADVICE = "io.argus.plugin.servlet.";
     private static final String FIELDS = ADVICE + "RequestFields";
 
@@ -71,15 +77,19 @@ public final class ServletPlugin implements ArgusPlugin {
                         .field(request, RequestFields.ERROR);
             }
         }
+        boolean mappingRoutes = probes.settings().config.getBoolean(MAPPING_ROUTES_KEY, false);
         for (String ns : SERVLET_NAMESPACES) {
             String helpers = ADVICE + ns + ".";
-            probes.type(ns + ".servlet.http.HttpServlet")
+            ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2))
+                    .and(takesArgument(0, named(ns + ".servlet.ServletRequest")))
+                    .and(takesArgument(1, named(ns + ".servlet.ServletResponse")));
+            TypeProbe servlet = probes.type(ns + ".servlet.http.HttpServlet")
                     .helpers(FIELDS, helpers + "ContainerRequest", helpers + "RequestHeaders",
                             helpers + "AsyncEndListener")
-                    .advise(named("service").and(takesArguments(2))
-                                    .and(takesArgument(0, named(ns + ".servlet.ServletRequest")))
-                                    .and(takesArgument(1, named(ns + ".servlet.ServletResponse"))),
-                            ADVICE + ns + ".ServiceAdvice");
+                    .advise(service, ADVICE + ns + ".ServiceAdvice");
+            if (mappingRoutes) {
+                servlet.helpers(helpers + "MappingRoute").advise(service, ADVICE + ns + ".MappingRouteAdvice");
+            }
         }
         markRecordedByContainer(probes, "jetty", JETTY_REQUESTS);
         markRecordedByContainer(probes, "tomcat", TOMCAT_REQUESTS);

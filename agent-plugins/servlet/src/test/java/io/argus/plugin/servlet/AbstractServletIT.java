@@ -141,6 +141,34 @@ abstract class AbstractServletIT extends AbstractContainerPluginIT {
         }
     }
 
+    /**
+     * With {@code argus.http.servletMappingRoutes} on, a request is named by its servlet mapping
+     * ({@code /hello/*}, exact {@code /hello}) on a Servlet 4.0+ container; on an older one the mapping
+     * is unknown and the id normaliser names it as without the key. The raw path stays in {@code http.path}.
+     */
+    void verifyNamesByServletMapping(boolean servlet4) throws Exception {
+        String service = service("mapping", JDK);
+        try (AgentApp app = start(service, JDK, 100).agent("argus.http.servletMappingRoutes", true).start()) {
+            int port = readyPort(app);
+            assertThat(get(port, "/hello/abc/def")).isEqualTo(200);
+            assertThat(get(port, "/hello/42")).isEqualTo(200);
+            assertThat(get(port, "/hello")).isEqualTo(200);
+            Map<String, Long> expected = servlet4
+                    ? Map.of("GET /hello/* 200", 2L, "GET /hello 200", 1L)
+                    : Map.of("GET /hello/abc/def 200", 1L, "GET /hello/{id} 200", 1L, "GET /hello 200", 1L);
+            awaitServerMetrics(service, expected);
+            List<JsonNode> traces = awaitTraces(service, 3);
+            String mapped = servlet4 ? "GET /hello/*" : "GET /hello/abc/def";
+            assertThat(rootNames(traces)).containsExactlyInAnyOrder(mapped, servlet4 ? "GET /hello/*" : "GET /hello/{id}", "GET /hello");
+            List<String> paths = new ArrayList<>();
+            for (JsonNode trace : traces) {
+                paths.add(singleSpan(trace.path("traceId").asText()).path("tags").path("http.path").asText());
+            }
+            assertThat(paths).containsExactlyInAnyOrder("/hello/abc/def", "/hello/42", "/hello");
+            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
+        }
+    }
+
     // ---- standalone only (the subclasses say): verifyJoinsInboundSampledContextAtZeroPercent(), and
 
     /** The servlet plugin and the container's plugin off: nothing recorded, no class changed. */

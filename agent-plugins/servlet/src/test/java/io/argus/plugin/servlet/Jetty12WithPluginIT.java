@@ -1,5 +1,7 @@
 package io.argus.plugin.servlet;
 
+import org.junit.jupiter.api.Test;
+
 /**
  * Jetty 12.1 with the ee10 environment (Servlet 6.0) and the jetty plugin on: the servlet plugin must
  * add nothing (it marks ee10's {@code ServletApiRequest} objects as recorded by the jetty plugin).
@@ -46,5 +48,10 @@ class Jetty12WithPluginIT extends AbstractServletIT {
     @Override
     boolean asyncDispatchTraced() {
         return false;
+    }
+
+    @Test
+    void namesRequestsByServletMappingWhenAsked() throws Exception {
+        verifyNamesByServletMapping(true);
     }
 }

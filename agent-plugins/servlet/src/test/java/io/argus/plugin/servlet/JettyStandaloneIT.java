@@ -1,5 +1,7 @@
 package io.argus.plugin.servlet;
 
+import org.junit.jupiter.api.Test;
+
 /** Jetty 9.4 (Servlet 3.1, the oldest javax.servlet tested) with the jetty plugin off: the servlet plugin records. */
 class JettyStandaloneIT extends AbstractServletIT {
 
@@ -47,5 +49,10 @@ class JettyStandaloneIT extends AbstractServletIT {
             awaitServerMetrics(service, java.util.Map.of("GET /hello/listener 200", 5L, "GET /ctx 200", 5L));
             org.assertj.core.api.Assertions.assertThat(agentGauge(service, "agent.advice.errors")).isZero();
         }
+    }
+
+    @Test
+    void namesRequestsByServletMappingWhenAsked() throws Exception {
+        verifyNamesByServletMapping(false);
     }
 }

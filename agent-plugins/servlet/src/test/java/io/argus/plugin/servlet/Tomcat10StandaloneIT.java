@@ -1,5 +1,7 @@
 package io.argus.plugin.servlet;
 
+import org.junit.jupiter.api.Test;
+
 /** Tomcat 10.0 (Servlet 5.0, the oldest jakarta.servlet) with the tomcat plugin off: the servlet plugin records. */
 class Tomcat10StandaloneIT extends AbstractServletIT {
 
@@ -26,5 +28,10 @@ class Tomcat10StandaloneIT extends AbstractServletIT {
     @Override
     boolean containerPluginOn() {
         return false;
+    }
+
+    @Test
+    void namesRequestsByServletMappingWhenAsked() throws Exception {
+        verifyNamesByServletMapping(true);
     }
 }

@@ -39,4 +39,9 @@ class TomcatStandaloneIT extends AbstractServletIT {
     void recordsNothingWhenSwitchedOff() throws Exception {
         recordsNothingWhenDisabled();
     }
+
+    @Test
+    void namesRequestsByServletMappingWhenAsked() throws Exception {
+        verifyNamesByServletMapping(true);
+    }
 }

@@ -1,5 +1,7 @@
 package io.argus.plugin.servlet;
 
+import org.junit.jupiter.api.Test;
+
 /** Tomcat 9.0 (Servlet 4.0) with the tomcat plugin on: the servlet plugin must add nothing. */
 class TomcatWithPluginIT extends AbstractServletIT {
 
@@ -26,5 +28,10 @@ class TomcatWithPluginIT extends AbstractServletIT {
     @Override
     boolean containerPluginOn() {
         return true;
+    }
+
+    @Test
+    void namesRequestsByServletMappingWhenAsked() throws Exception {
+        verifyNamesByServletMapping(true);
     }
 }
