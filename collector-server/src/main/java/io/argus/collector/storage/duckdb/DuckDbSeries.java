@@ -8,6 +8,8 @@ import io.argus.collector.storage.RedPoint;
 import io.argus.collector.storage.RedQuery;
 import io.argus.collector.storage.RedSeries;
 import io.argus.collector.storage.TimeRange;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -95,18 +97,21 @@ final class DuckDbSeries {
                 + " FROM jvm_gauges WHERE service = " + p.add(service) + " AND ts_ms >= " + p.add(range.fromMs())
                 + " AND ts_ms < " + p.add(range.toMs()) + " AND NOT isnan(value)"
                 + " GROUP BY ALL ORDER BY instance, name, step_ms";
-        Map<String, Map<String, List<JvmPoint>>> byInstance = sql.query(text, p, rs -> {
-            Map<String, Map<String, List<JvmPoint>>> out = new LinkedHashMap<>();
-            while (rs.next()) {
-                out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
-                        .add(new JvmPoint(rs.getLong(3), rs.getDouble(4)));
-            }
-            return out;
-        });
+        Map<String, Map<String, List<JvmPoint>>> byInstance = sql.query(text, p, DuckDbSeries::gaugesByInstance);
         List<JvmInstanceSeries> instances = new ArrayList<>();
         byInstance.forEach((instance, series) -> instances.add(new JvmInstanceSeries(instance, series)));
         return new JvmSeries(service, step, instances);
+    }
+
+    /** Rows of (instance, name, ts_ms, value), ordered by instance, name and time, as instance -> gauge -> points. */
+    static Map<String, Map<String, List<JvmPoint>>> gaugesByInstance(ResultSet rs) throws SQLException {
+        Map<String, Map<String, List<JvmPoint>>> out = new LinkedHashMap<>();
+        while (rs.next()) {
+            out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
+                    .add(new JvmPoint(rs.getLong(3), rs.getDouble(4)));
+        }
+        return out;
     }
 
     private static Double ms(double nanos) {

@@ -460,15 +460,7 @@ public final class DuckDbStorage implements Storage {
                 WHERE rn <= ? ORDER BY instance, name, ts_ms""", ps -> {
             ps.setString(1, service);
             ps.setInt(2, points);
-        }, rs -> {
-            Map<String, Map<String, List<JvmPoint>>> out = new LinkedHashMap<>();
-            while (rs.next()) {
-                out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
-                        .add(new JvmPoint(rs.getLong(3), rs.getDouble(4)));
-            }
-            return out;
-        });
+        }, DuckDbSeries::gaugesByInstance);
         List<JvmInstanceMetrics> instances = new ArrayList<>();
         byInstance.forEach((instance, series) -> {
             Map<String, Double> latest = new LinkedHashMap<>();
