@@ -2,6 +2,7 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.RateLimitedLog;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Storage;
@@ -53,6 +54,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final ObjectMapper json;
     private final StaticFiles files;
     private final QueryApi api;
+    /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
+    private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
     HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
                    ObjectMapper json, StaticFiles files, Clock clock) {
@@ -127,7 +130,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     StaticFiles.File file = files.get(path.startsWith(UI_PREFIX)
                             ? path.substring(UI_PREFIX.length()) : "index.html");
                     if (file == null) {
-                        throw ApiException.notFound("no such resource: " + truncate(path));
+                        throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));
                     }
                     yield new Reply(HttpResponseStatus.OK, file.contentType(), file.body());
                 }
@@ -140,7 +143,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     try {
                         tid = Ids.parseTraceId(id);
                     } catch (IllegalArgumentException e) {
-                        throw ApiException.badRequest("malformed trace id '" + truncate(id) + "': " + e.getMessage());
+                        throw ApiException.badRequest("malformed trace id '" + QueryParams.truncate(id) + "': " + e.getMessage());
                     }
                     yield ok(storage.trace(tid[0], tid[1])
                             .orElseThrow(() -> ApiException.notFound("trace " + id.toLowerCase() + " not found")));
@@ -159,9 +162,12 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case "servicemap_traces" -> ok(api.edgeTraces(params));
                 case "prometheus" -> new Reply(HttpResponseStatus.OK, PROMETHEUS,
                         meters.scrape().getBytes(StandardCharsets.UTF_8));
-                default -> throw ApiException.notFound("no such resource: " + truncate(path));
+                default -> throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));
             };
         } catch (ApiException e) {
+            if (e.status().equals(HttpResponseStatus.BAD_REQUEST)) {
+                badRequests.warn(route, "bad query " + QueryParams.truncate(path) + ": " + e.getMessage());
+            }
             return error(e.status(), e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "query " + path + " failed", e);
@@ -191,10 +197,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String truncate(String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 
     private void send(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean head, String route,

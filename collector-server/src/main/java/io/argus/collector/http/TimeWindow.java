@@ -20,6 +20,8 @@ final class TimeWindow {
     private static final long[] STEPS_MS = {
         1_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
         7_200_000, 21_600_000, 43_200_000, 86_400_000};
+    /** Spans are stored in epoch nanoseconds: later times do not fit. */
+    private static final long MAX_EPOCH_MS = Long.MAX_VALUE / 1_000_000L;
     private static final Pattern LENGTH = Pattern.compile("(\\d{1,9})(s|m|h|d)");
 
     private TimeWindow() {
@@ -47,6 +49,9 @@ final class TimeWindow {
             start = epochMs("from", from);
         } else {
             start = end - (defaultMs == 0 ? 3_600_000 : defaultMs);
+        }
+        if (start < 0) {
+            throw ApiException.badRequest("time range would start before 1970: 'range' is longer than 'to'");
         }
         if (start >= end) {
             throw ApiException.badRequest("'from' (" + start + ") must be before 'to' (" + end + ")");
@@ -87,12 +92,13 @@ final class TimeWindow {
     private static long epochMs(String name, String value) {
         try {
             long v = Long.parseLong(value);
-            if (v < 0) {
+            if (v < 0 || v > MAX_EPOCH_MS) {
                 throw new NumberFormatException();
             }
             return v;
         } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "' must be epoch milliseconds, got '"
+            throw ApiException.badRequest("parameter '" + name + "' must be epoch milliseconds (0 to " + MAX_EPOCH_MS
+                    + "), got '"
                     + QueryParams.truncate(value) + "'");
         }
     }

@@ -103,6 +103,16 @@ function withRange(extra) {
   for (const [k, v] of Object.entries(extra || {})) if (v !== null && v !== undefined && v !== "") p.set(k, v);
   return p;
 }
+/** The picked range as [fromMs, toMs]. */
+function pickedWindow() {
+  const p = rangeParams();
+  if (p.has("range")) {
+    const m = /^(\d+)([smhd])$/.exec(p.get("range"));
+    const unit = { s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[m[2]];
+    return [Date.now() - Number(m[1]) * unit, Date.now()];
+  }
+  return [Number(p.get("from")), p.has("to") ? Number(p.get("to")) : Date.now()];
+}
 function localInput(ms) {
   const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60000);
   return d.toISOString().slice(0, 19);
@@ -112,9 +122,10 @@ function localInput(ms) {
 
 /**
  * A uPlot chart in a titled box. series: [{label, color, values}], xs in epoch ms; null values are gaps.
- * Returns the box; an empty series list shows "no data" instead of a chart.
+ * xRange [fromMs, toMs], when given, is the x axis (else the data's extent). Returns the box; a chart
+ * without data shows "no data" instead.
  */
-function chart(title, xs, series, fmt) {
+function chart(title, xs, series, fmt, xRange) {
   const box = el("div", { class: "chart", "data-title": title }, el("div", { class: "c-title" }, title));
   const has = series.some(s => s.values.some(v => v !== null && v !== undefined));
   if (xs.length < 2 || !has) {
@@ -126,7 +137,7 @@ function chart(title, xs, series, fmt) {
     const width = Math.max(260, box.clientWidth - 12);
     const opts = {
       width, height: 170,
-      scales: { x: { time: true } },
+      scales: { x: xRange ? { time: true, range: () => [xRange[0] / 1000, xRange[1] / 1000] } : { time: true } },
       legend: { live: true },
       series: [{}].concat(series.map(s => ({
         label: s.label, stroke: s.color, width: 1.5, spanGaps: false,
@@ -489,6 +500,7 @@ async function loadJvm() {
   if (!service) { replace("jvm", el("div", { class: "empty" }, "no service")); return; }
   const jvm = await api("/api/series/jvm?" + withRange({ service }));
   if (!jvm.instances.length) { replace("jvm", el("div", { class: "empty" }, "no JVM gauges for " + service + " in this range")); return; }
+  const xRange = pickedWindow();
   replace("jvm", ...jvm.instances.map(inst => {
     const heap = aligned([series(inst, "jvm.heap.used"), series(inst, "jvm.heap.committed"), series(inst, "jvm.heap.max")]);
     const gc = aligned([gcRate(inst)]);
@@ -499,11 +511,11 @@ async function loadJvm() {
       el("div", { class: "charts" },
         chart("Heap", heap.xs, [{ label: "used", color: "#2f6fde", values: heap.values[0] },
           { label: "committed", color: "#2e9d5b", values: heap.values[1] },
-          { label: "max", color: "#aab2c5", values: heap.values[2] }], fmtMiB),
-        chart("GC time (ms per s)", gc.xs, [{ label: "GC", color: "#c9771b", values: gc.values[0] }], v => v.toFixed(1)),
+          { label: "max", color: "#aab2c5", values: heap.values[2] }], fmtMiB, xRange),
+        chart("GC time (ms per s)", gc.xs, [{ label: "GC", color: "#c9771b", values: gc.values[0] }], v => v.toFixed(1), xRange),
         chart("Threads", threads.xs, [{ label: "live", color: "#8a4fd1", values: threads.values[0] },
-          { label: "daemon", color: "#1f9bb0", values: threads.values[1] }], fmtNum),
-        chart("CPU (process)", cpu.xs, [{ label: "CPU", color: "#d64545", values: cpu.values[0] }], fmtPct)));
+          { label: "daemon", color: "#1f9bb0", values: threads.values[1] }], fmtNum, xRange),
+        chart("CPU (process)", cpu.xs, [{ label: "CPU", color: "#d64545", values: cpu.values[0] }], fmtPct, xRange)));
   }));
 }
 
