@@ -101,9 +101,11 @@ class UiBrowserIT {
         CollectorClient.await("front RED counts", WAIT, () -> api.get("/api/series/red?service=front&range=1h"),
                 r -> StreamSupport.stream(r.path("points").spliterator(), false)
                         .mapToLong(p -> p.path("requests").asLong()).sum() == CALLS + FAILS);
-        CollectorClient.await("front JVM series", WAIT, () -> api.get("/api/series/jvm?service=front&range=15m"),
+        // two 30 s steps of the last hour, so that the JVM view's lines have two points
+        CollectorClient.await("back JVM series", WAIT, () -> api.get("/api/series/jvm?service=back&range=1h"),
                 j -> j.path("instances").size() == 1
-                        && j.path("instances").get(0).path("series").path("jvm.heap.used").size() >= 2);
+                        && j.path("instances").get(0).path("series").path("jvm.heap.used").size() >= 2
+                        && j.path("instances").get(0).path("series").path("jvm.threads.live").size() >= 2);
 
         Files.createDirectories(SHOTS);
         ChromeDriverService service = new ChromeDriverService.Builder()

@@ -11,6 +11,7 @@ import io.argus.collector.storage.TraceSearch;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Turns query parameters into storage queries: validation (400 on bad input) and defaults. */
 final class QueryApi {
@@ -44,25 +45,17 @@ final class QueryApi {
         if (maxNanos < minNanos) {
             throw ApiException.badRequest("'maxDurationMs' must not be less than 'minDurationMs'");
         }
-        TraceSearch.Status status = TraceSearch.Status.valueOf(
-                params.choice("status", "any", List.of("any", "error", "ok")).toUpperCase(java.util.Locale.ROOT));
-        TraceSearch.Sort sort = TraceSearch.Sort.valueOf(
-                params.choice("sort", "time", List.of("time", "duration")).toUpperCase(java.util.Locale.ROOT));
-        return storage.searchTraces(new TraceSearch(service, params.string("route"), status, minNanos, maxNanos,
-                TimeWindow.range(params, clock.millis(), 0), tagFilters(params), null, sort, limit));
+        return storage.searchTraces(new TraceSearch(service, params.string("route"), status(params), minNanos,
+                maxNanos, TimeWindow.range(params, clock.millis(), 0), tagFilters(params), null, sort(params), limit));
     }
 
     Object edgeTraces(QueryParams params) {
         String source = required(params, "source");
         String target = required(params, "target");
         int limit = params.intValue("limit", DEFAULT_TRACE_LIMIT, 1, MAX_TRACE_LIMIT);
-        TraceSearch.Sort sort = TraceSearch.Sort.valueOf(
-                params.choice("sort", "time", List.of("time", "duration")).toUpperCase(java.util.Locale.ROOT));
-        TraceSearch.Status status = TraceSearch.Status.valueOf(
-                params.choice("status", "any", List.of("any", "error", "ok")).toUpperCase(java.util.Locale.ROOT));
-        return storage.searchTraces(new TraceSearch(null, null, status, 0, Long.MAX_VALUE,
+        return storage.searchTraces(new TraceSearch(null, null, status(params), 0, Long.MAX_VALUE,
                 TimeWindow.range(params, clock.millis(), DEFAULT_RANGE_MS), List.of(),
-                new TraceSearch.Edge(source, target), sort, limit));
+                new TraceSearch.Edge(source, target), sort(params), limit));
     }
 
     Object callMetrics(QueryParams params) {
@@ -87,6 +80,16 @@ final class QueryApi {
 
     Object serviceMap(QueryParams params) {
         return storage.serviceMap(TimeWindow.range(params, clock.millis(), DEFAULT_RANGE_MS));
+    }
+
+    private static TraceSearch.Status status(QueryParams params) {
+        return TraceSearch.Status.valueOf(
+                params.choice("status", "any", List.of("any", "error", "ok")).toUpperCase(Locale.ROOT));
+    }
+
+    private static TraceSearch.Sort sort(QueryParams params) {
+        return TraceSearch.Sort.valueOf(
+                params.choice("sort", "time", List.of("time", "duration")).toUpperCase(Locale.ROOT));
     }
 
     private static String kind(QueryParams params, String defaultKind) {

@@ -1,6 +1,7 @@
 package io.argus.collector.http;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Typed access to a request's query parameters; a malformed value is a 400. */
@@ -36,7 +37,7 @@ final class QueryParams {
         if (v == null) {
             return defaultValue;
         }
-        String lower = v.toLowerCase(java.util.Locale.ROOT);
+        String lower = v.toLowerCase(Locale.ROOT);
         if (!allowed.contains(lower)) {
             throw ApiException.badRequest("parameter '" + name + "' must be one of " + String.join(", ", allowed)
                     + ", got '" + truncate(v) + "'");
