@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /** The sample service as users run it: a back and a front JVM, each with the assembled agent. */
@@ -57,6 +58,20 @@ final class SampleCluster implements AutoCloseable {
             if (back != null) {
                 back.close();
             }
+            throw e;
+        }
+    }
+
+    /** One more sample service JVM (e.g. with a downstream nobody listens on); returns it with its port. */
+    static Map.Entry<AgentApp, Integer> startService(String javaHome, String logTag,
+                                                     Consumer<AgentApp.Builder> agentSettings, String... args) {
+        AgentApp.Builder builder = service(javaHome, args[1], logTag).args(args);
+        agentSettings.accept(builder);
+        AgentApp app = builder.start();
+        try {
+            return Map.entry(app, Integer.parseInt(app.awaitLine("Started @\\d+ms port=(\\d+)", STARTUP).group(1)));
+        } catch (RuntimeException e) {
+            app.close();
             throw e;
         }
     }

@@ -2,10 +2,10 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.RateLimitedLog;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Storage;
-import io.argus.collector.storage.TraceQuery;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -25,6 +25,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -40,10 +41,10 @@ import java.util.logging.Logger;
 @ChannelHandler.Sharable
 final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger LOG = Logger.getLogger(HttpApiHandler.class.getName());
-    static final int DEFAULT_TRACE_LIMIT = 20;
-    static final int MAX_TRACE_LIMIT = 1000;
     static final int JVM_POINTS = 60;
     static final String JSON = "application/json; charset=utf-8";
+    /** The UI's files other than the page itself: {@code /ui/argus.js}, ... */
+    static final String UI_PREFIX = "/ui/";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
     private final Storage storage;
@@ -51,16 +52,20 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
     private final ObjectMapper json;
-    private final byte[] indexHtml;
+    private final StaticFiles files;
+    private final QueryApi api;
+    /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
+    private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
     HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
-                   ObjectMapper json, byte[] indexHtml) {
+                   ObjectMapper json, StaticFiles files, Clock clock) {
         this.storage = storage;
         this.registry = registry;
         this.meters = meters;
         this.queries = queries;
         this.json = json;
-        this.indexHtml = indexHtml;
+        this.files = files;
+        this.api = new QueryApi(storage, registry, clock);
     }
 
     private record Reply(HttpResponseStatus status, String contentType, byte[] body) {
@@ -108,43 +113,42 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             case "/api/traces" -> "traces";
             case "/api/metrics/http" -> "metrics_http";
             case "/api/metrics/jvm" -> "metrics_jvm";
+            case "/api/series/red" -> "series_red";
+            case "/api/series/jvm" -> "series_jvm";
+            case "/api/servicemap" -> "servicemap";
+            case "/api/servicemap/traces" -> "servicemap_traces";
             case "/metrics" -> "prometheus";
             default -> path.startsWith("/api/traces/") && path.indexOf('/', "/api/traces/".length()) < 0
-                    ? "trace" : "not_found";
+                    ? "trace" : path.startsWith(UI_PREFIX) ? "ui" : "not_found";
         };
     }
 
     private Reply answer(String route, String path, QueryParams params) {
         try {
             return switch (route) {
-                case "ui" -> new Reply(HttpResponseStatus.OK, "text/html; charset=utf-8", indexHtml);
+                case "ui" -> {
+                    StaticFiles.File file = files.get(path.startsWith(UI_PREFIX)
+                            ? path.substring(UI_PREFIX.length()) : "index.html");
+                    if (file == null) {
+                        throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));
+                    }
+                    yield new Reply(HttpResponseStatus.OK, file.contentType(), file.body());
+                }
                 case "services" -> ok(registry.services());
                 case "agents" -> ok(registry.agents());
-                case "traces" -> {
-                    String service = params.string("service");
-                    int limit = params.intValue("limit", DEFAULT_TRACE_LIMIT, 1, MAX_TRACE_LIMIT);
-                    double minMs = params.doubleValue("minDurationMs", 0, 0);
-                    yield ok(storage.traces(new TraceQuery(service, (long) Math.ceil(minMs * 1_000_000d), limit)));
-                }
+                case "traces" -> ok(api.traces(params));
                 case "trace" -> {
                     String id = path.substring("/api/traces/".length());
                     long[] tid;
                     try {
                         tid = Ids.parseTraceId(id);
                     } catch (IllegalArgumentException e) {
-                        throw ApiException.badRequest("malformed trace id '" + truncate(id) + "': " + e.getMessage());
+                        throw ApiException.badRequest("malformed trace id '" + QueryParams.truncate(id) + "': " + e.getMessage());
                     }
                     yield ok(storage.trace(tid[0], tid[1])
                             .orElseThrow(() -> ApiException.notFound("trace " + id.toLowerCase() + " not found")));
                 }
-                case "metrics_http" -> {
-                    String kind = params.string("kind");
-                    if (kind != null && !kind.equals("server") && !kind.equals("client") && !kind.equals("db")) {
-                        throw ApiException.badRequest("parameter 'kind' must be 'server', 'client' or 'db', got '"
-                                + truncate(kind) + "'");
-                    }
-                    yield ok(storage.callMetrics(params.string("service"), kind));
-                }
+                case "metrics_http" -> ok(api.callMetrics(params));
                 case "metrics_jvm" -> {
                     String service = params.string("service");
                     if (service == null) {
@@ -152,11 +156,18 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     }
                     yield ok(storage.jvmMetrics(service, JVM_POINTS));
                 }
+                case "series_red" -> ok(api.redSeries(params));
+                case "series_jvm" -> ok(api.jvmSeries(params));
+                case "servicemap" -> ok(api.serviceMap(params));
+                case "servicemap_traces" -> ok(api.edgeTraces(params));
                 case "prometheus" -> new Reply(HttpResponseStatus.OK, PROMETHEUS,
                         meters.scrape().getBytes(StandardCharsets.UTF_8));
-                default -> throw ApiException.notFound("no such resource: " + truncate(path));
+                default -> throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));
             };
         } catch (ApiException e) {
+            if (e.status().equals(HttpResponseStatus.BAD_REQUEST)) {
+                badRequests.warn(route, "bad query " + QueryParams.truncate(path) + ": " + e.getMessage());
+            }
             return error(e.status(), e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "query " + path + " failed", e);
@@ -186,10 +197,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String truncate(String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 
     private void send(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean head, String route,

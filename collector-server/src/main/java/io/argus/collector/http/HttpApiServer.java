@@ -19,10 +19,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -31,8 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** HTTP server for the JSON query API, the web UI and the collector's Prometheus metrics. */
 public final class HttpApiServer implements AutoCloseable {
-    static final String INDEX_RESOURCE = "/io/argus/collector/ui/index.html";
-
     private final Channel serverChannel;
     private final ChannelGroup channels;
     private final ExecutorService queries;
@@ -55,7 +51,8 @@ public final class HttpApiServer implements AutoCloseable {
                 });
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
         ObjectMapper json = new ObjectMapper();
-        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, json, loadIndex());
+        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, json, new StaticFiles(),
+                Clock.systemUTC());
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "http", meters,
                 HttpApiHandler.JSON, message -> HttpApiHandler.errorJson(json, 401, message));
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "http", ch -> {
@@ -71,17 +68,6 @@ public final class HttpApiServer implements AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             queries.shutdownNow();
             throw e;
-        }
-    }
-
-    private static byte[] loadIndex() {
-        try (InputStream in = HttpApiServer.class.getResourceAsStream(INDEX_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + INDEX_RESOURCE);
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.argus.collector.http;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Typed access to a request's query parameters; a malformed value is a 400. */
@@ -19,6 +20,37 @@ final class QueryParams {
         }
         String v = values.get(values.size() - 1).strip();
         return v.isEmpty() ? null : v;
+    }
+
+    /** Every non-empty value of a repeatable parameter, in order. */
+    List<String> strings(String name) {
+        List<String> values = params.get(name);
+        if (values == null) {
+            return List.of();
+        }
+        return values.stream().map(String::strip).filter(v -> !v.isEmpty()).toList();
+    }
+
+    /** The value of an enumerated parameter, lower case, or {@code defaultValue} when absent. */
+    String choice(String name, String defaultValue, List<String> allowed) {
+        String v = string(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        String lower = v.toLowerCase(Locale.ROOT);
+        if (!allowed.contains(lower)) {
+            throw ApiException.badRequest("parameter '" + name + "' must be one of " + String.join(", ", allowed)
+                    + ", got '" + truncate(v) + "'");
+        }
+        return lower;
+    }
+
+    boolean has(String name) {
+        return !strings(name).isEmpty();
+    }
+
+    static String truncate(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 
     int intValue(String name, int defaultValue, int min, int max) {

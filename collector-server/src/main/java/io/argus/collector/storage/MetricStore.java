@@ -16,7 +16,21 @@ public interface MetricStore {
      * @param kind    {@code "server"}, {@code "client"}, {@code "db"} (database calls: method = statement type,
      *                target = database) or {@code null} for all
      */
-    List<CallMetricSummary> callMetrics(String service, String kind);
+    default List<CallMetricSummary> callMetrics(String service, String kind) {
+        return callMetrics(service, kind, null);
+    }
+
+    /** Like {@link #callMetrics(String, String)}, over the cells timestamped in {@code range} ({@code null}: all). */
+    List<CallMetricSummary> callMetrics(String service, String kind, TimeRange range);
+
+    /**
+     * Requests per second, error rate and latency percentiles per step, from the cells' counts and merged
+     * histograms: exact at any trace sampling rate.
+     */
+    RedSeries redSeries(RedQuery query);
+
+    /** JVM gauges of one service's instances in {@code range}: per step the last sample of each gauge. */
+    JvmSeries jvmSeries(String service, TimeRange range, long stepMs);
 
     /** The JVM gauges of one service: per instance the latest values and the last {@code points} samples. */
     JvmMetrics jvmMetrics(String service, int points);

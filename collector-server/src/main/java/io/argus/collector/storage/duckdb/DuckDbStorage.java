@@ -4,7 +4,14 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
-import io.argus.collector.storage.Histograms;
+import io.argus.collector.storage.JvmSeries;
+import io.argus.collector.storage.MergedHistogram;
+import io.argus.collector.storage.RedQuery;
+import io.argus.collector.storage.RedSeries;
+import io.argus.collector.storage.ServiceMap;
+import io.argus.collector.storage.TimeRange;
+import io.argus.collector.storage.TraceSearch;
+import io.argus.collector.storage.TraceSearchHit;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.JvmInstanceMetrics;
 import io.argus.collector.storage.JvmMetrics;
@@ -40,7 +47,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
@@ -74,6 +80,8 @@ public final class DuckDbStorage implements Storage {
     private final Thread writerThread;
     private final ConcurrentLinkedDeque<Connection> idleConnections = new ConcurrentLinkedDeque<>();
     private final ObjectMapper json = new ObjectMapper();
+    private final DuckDbSeries series = new DuckDbSeries(this::query);
+    private final DuckDbTraceQueries traceQueries = new DuckDbTraceQueries(this::query);
     private volatile boolean closed;
 
     private DuckDbStorage(Path file, FileLock dirLock, DuckDBConnection root, int queueRows, MeterRegistry registry)
@@ -338,16 +346,38 @@ public final class DuckDbStorage implements Storage {
     }
 
     @Override
-    public List<CallMetricSummary> callMetrics(String service, String kind) {
+    public List<TraceSearchHit> searchTraces(TraceSearch search) {
+        return traceQueries.search(search);
+    }
+
+    @Override
+    public ServiceMap serviceMap(TimeRange range) {
+        return traceQueries.serviceMap(range);
+    }
+
+    @Override
+    public RedSeries redSeries(RedQuery query) {
+        return series.red(query);
+    }
+
+    @Override
+    public JvmSeries jvmSeries(String service, TimeRange range, long stepMs) {
+        return series.jvm(service, range, stepMs);
+    }
+
+    @Override
+    public List<CallMetricSummary> callMetrics(String service, String kind, TimeRange range) {
         StringBuilder where = new StringBuilder(" WHERE true");
-        List<String> params = new ArrayList<>();
+        SqlParams params = new SqlParams();
         if (service != null) {
-            where.append(" AND service = ?");
-            params.add(service);
+            where.append(" AND service = ").append(params.add(service));
         }
         if (kind != null) {
-            where.append(" AND kind = ?");
-            params.add(kind);
+            where.append(" AND kind = ").append(params.add(kind));
+        }
+        if (range != null) {
+            where.append(" AND ts_ms >= ").append(params.add(range.fromMs()))
+                    .append(" AND ts_ms < ").append(params.add(range.toMs()));
         }
         record Key(String service, String kind, String method, String target, int status) {
         }
@@ -357,7 +387,7 @@ public final class DuckDbStorage implements Storage {
                 "SELECT service, kind, method, target, status, sum(count), sum(errors), sum(sum_nanos),"
                         + " min(min_nanos), max(max_nanos) FROM http_metrics" + where
                         + " GROUP BY ALL",
-                ps -> bind(ps, params), rs -> {
+                params, rs -> {
                     Map<Key, Totals> out = new LinkedHashMap<>();
                     while (rs.next()) {
                         out.put(new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
@@ -367,41 +397,31 @@ public final class DuckDbStorage implements Storage {
                     }
                     return out;
                 });
-        // Merged histogram per key: bound (Long.MAX_VALUE = overflow bucket) -> count.
-        Map<Key, TreeMap<Long, Long>> buckets = query(
-                "SELECT service, kind, method, target, status, coalesce(bound, 9223372036854775807),"
-                        + " sum(coalesce(cnt, 0)) FROM (SELECT service, kind, method, target,"
-                        + " status, unnest(bucket_bounds) AS bound, unnest(bucket_counts) AS cnt FROM http_metrics"
-                        + where + ") GROUP BY ALL",
-                ps -> bind(ps, params), rs -> {
-                    Map<Key, TreeMap<Long, Long>> out = new LinkedHashMap<>();
+        // merged histogram per key; a NULL bound is the overflow bucket
+        Map<Key, MergedHistogram> buckets = query(
+                "SELECT service, kind, method, target, status, bound, sum(coalesce(cnt, 0)) FROM (SELECT service,"
+                        + " kind, method, target, status, unnest(bucket_bounds) AS bound,"
+                        + " unnest(bucket_counts) AS cnt FROM http_metrics" + where + ") GROUP BY ALL",
+                params, rs -> {
+                    Map<Key, MergedHistogram> out = new LinkedHashMap<>();
                     while (rs.next()) {
                         Key key = new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                                 rs.getInt(5));
-                        out.computeIfAbsent(key, k -> new TreeMap<>()).merge(rs.getLong(6), rs.getLong(7), Long::sum);
+                        long bound = rs.getLong(6);
+                        Long b = rs.wasNull() ? null : bound;
+                        out.computeIfAbsent(key, k -> new MergedHistogram()).add(b, rs.getLong(7));
                     }
                     return out;
                 });
         List<CallMetricSummary> out = new ArrayList<>(totals.size());
         totals.forEach((key, t) -> {
-            TreeMap<Long, Long> merged = buckets.getOrDefault(key, new TreeMap<>());
-            long overflow = merged.getOrDefault(Long.MAX_VALUE, 0L);
-            merged.remove(Long.MAX_VALUE);
-            long[] bounds = new long[merged.size()];
-            long[] counts = new long[merged.size() + 1];
-            int i = 0;
-            for (Map.Entry<Long, Long> e : merged.entrySet()) {
-                bounds[i] = e.getKey();
-                counts[i++] = e.getValue();
-            }
-            counts[i] = overflow;
+            MergedHistogram merged = buckets.getOrDefault(key, new MergedHistogram());
             double min = t.count() > 0 ? t.min() : 0;
             double max = t.count() > 0 ? t.max() : 0;
             out.add(new CallMetricSummary(key.service(), key.kind(), key.method(), key.target(), key.status(),
                     t.count(), t.errors(),
                     ms(t.count() > 0 ? (double) t.sum() / t.count() : 0), ms(min), ms(max),
-                    ms(Histograms.percentile(0.95, bounds, counts, min, max)),
-                    ms(Histograms.percentile(0.99, bounds, counts, min, max))));
+                    ms(merged.percentile(0.95, min, max)), ms(merged.percentile(0.99, min, max))));
         });
         out.sort((a, b) -> {
             int c = Long.compare(b.count(), a.count());
@@ -440,15 +460,7 @@ public final class DuckDbStorage implements Storage {
                 WHERE rn <= ? ORDER BY instance, name, ts_ms""", ps -> {
             ps.setString(1, service);
             ps.setInt(2, points);
-        }, rs -> {
-            Map<String, Map<String, List<JvmPoint>>> out = new LinkedHashMap<>();
-            while (rs.next()) {
-                out.computeIfAbsent(rs.getString(1), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(rs.getString(2), k -> new ArrayList<>())
-                        .add(new JvmPoint(rs.getLong(3), rs.getDouble(4)));
-            }
-            return out;
-        });
+        }, DuckDbSeries::gaugesByInstance);
         List<JvmInstanceMetrics> instances = new ArrayList<>();
         byInstance.forEach((instance, series) -> {
             Map<String, Double> latest = new LinkedHashMap<>();
@@ -497,25 +509,11 @@ public final class DuckDbStorage implements Storage {
 
     // ---------------------------------------------------------------- plumbing
 
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    private interface Reader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private static void bind(PreparedStatement ps, List<String> params) throws SQLException {
-        for (int i = 0; i < params.size(); i++) {
-            ps.setString(i + 1, params.get(i));
-        }
-    }
-
     private interface Execution<T> {
         T run(PreparedStatement ps) throws SQLException;
     }
 
-    private <T> T query(String sql, Binder binder, Reader<T> reader) {
+    private <T> T query(String sql, Sql.Binder binder, Sql.Reader<T> reader) {
         return execute(sql, binder, ps -> {
             try (ResultSet rs = ps.executeQuery()) {
                 return reader.read(rs);
@@ -523,11 +521,11 @@ public final class DuckDbStorage implements Storage {
         });
     }
 
-    private long update(String sql, Binder binder) {
+    private long update(String sql, Sql.Binder binder) {
         return execute(sql, binder, PreparedStatement::executeUpdate);
     }
 
-    private <T> T execute(String sql, Binder binder, Execution<T> execution) {
+    private <T> T execute(String sql, Sql.Binder binder, Execution<T> execution) {
         if (closed) {
             throw new IllegalStateException("storage is closed");
         }
