@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Ids;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.QueryStore;
 import io.argus.collector.storage.TraceQuery;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -46,14 +46,18 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final String JSON = "application/json; charset=utf-8";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final Storage storage;
+    static final String INGEST_ONLY = "this collector is an ingest-only node (--storage kafka): it stores nothing;"
+            + " query the query collector";
+
+    /** {@code null} on an ingest-only collector. */
+    private final QueryStore storage;
     private final AgentRegistry registry;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
     private final ObjectMapper json;
     private final byte[] indexHtml;
 
-    HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
+    HttpApiHandler(QueryStore storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
                    ObjectMapper json, byte[] indexHtml) {
         this.storage = storage;
         this.registry = registry;
@@ -116,6 +120,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private Reply answer(String route, String path, QueryParams params) {
         try {
+            if (storage == null && needsStorage(route)) {
+                throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, INGEST_ONLY);
+            }
             return switch (route) {
                 case "ui" -> new Reply(HttpResponseStatus.OK, "text/html; charset=utf-8", indexHtml);
                 case "services" -> ok(registry.services());
@@ -162,6 +169,13 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             LOG.log(Level.WARNING, "query " + path + " failed", e);
             return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());
         }
+    }
+
+    private static boolean needsStorage(String route) {
+        return switch (route) {
+            case "traces", "trace", "metrics_http", "metrics_jvm" -> true;
+            default -> false;
+        };
     }
 
     private Reply ok(Object body) {
