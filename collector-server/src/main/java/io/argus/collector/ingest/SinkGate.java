@@ -65,6 +65,8 @@ final class SinkGate extends ChannelInboundHandlerAdapter {
 
     private void refuse(ChannelHandlerContext ctx, String what) {
         ctx.channel().config().setAutoRead(false);
+        // not a rejection of what the agent sent: no second line from the rejection handler for a cut frame
+        ctx.channel().attr(IngestAttributes.REJECTED).set(Boolean.TRUE);
         metrics.refusedUnavailable();
         LOG.warn(SinkGate.class, what + ctx.channel().remoteAddress() + ": " + sink.unavailableReason()
                 + "; agents fail over to their next collector or buffer until this one accepts again");

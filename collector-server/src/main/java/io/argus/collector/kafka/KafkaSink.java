@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,9 +55,12 @@ public final class KafkaSink implements IngestSink {
     private final Counter[] published = new Counter[topics.length];
     private final Counter[] failed = new Counter[topics.length];
     private final Counter[] dropped = new Counter[topics.length];
+    /** Accepted records the producer refused to take yet (the rest of a batch); bounded by the pending bytes. */
+    private final ConcurrentLinkedDeque<Outgoing> parked = new ConcurrentLinkedDeque<>();
     private final AtomicLong pendingBytes = new AtomicLong();
     private final AtomicLong pendingRecords = new AtomicLong();
-    private final AtomicLong lastAckNanos = new AtomicLong(System.nanoTime());
+    /** When Kafka last acknowledged a record, or records started waiting after none did. */
+    private final AtomicLong lastProgressNanos = new AtomicLong(System.nanoTime());
     /** Why the node does not accept data now; {@code null} while it does. */
     private volatile String unavailable;
     private volatile long unavailableSinceMs;
@@ -116,6 +120,7 @@ public final class KafkaSink implements IngestSink {
         }
         KafkaSink sink = new KafkaSink(settings, producer, admin, meters);
         sink.health.scheduleWithFixedDelay(sink::checkHealth, PROBE_MILLIS, PROBE_MILLIS, TimeUnit.MILLISECONDS);
+        sink.health.scheduleWithFixedDelay(sink::sendParked, 100, 100, TimeUnit.MILLISECONDS);
         LOG.info("publishing to Kafka at " + settings.bootstrap() + ", topics " + String.join(", ", sink.topics));
         return sink;
     }
@@ -174,9 +179,14 @@ public final class KafkaSink implements IngestSink {
         }
     }
 
-    /** All of {@code out} or, when the pending bytes would pass the bound, nothing. */
+    /**
+     * Takes all of {@code out} or nothing: nothing when the pending bytes would pass the bound, records wait in
+     * {@link #parked}, or the producer refuses the first record. When it refuses a later one (its {@code send()}
+     * gave up waiting for metadata, as it does while the cluster is gone), the rest of the batch is parked and
+     * handed on in order once the producer takes records again: what was accepted stays accepted.
+     */
     private boolean publish(List<Outgoing> out, long bytes) {
-        if (closed) {
+        if (closed || !parked.isEmpty()) {
             return false;
         }
         long now = pendingBytes.addAndGet(bytes);
@@ -184,19 +194,78 @@ public final class KafkaSink implements IngestSink {
             pendingBytes.addAndGet(-bytes);
             return false;
         }
-        pendingRecords.addAndGet(out.size());
-        for (Outgoing o : out) {
-            int t = o.topic().ordinal();
-            accepted[t].increment();
-            Callback done = (RecordMetadata md, Exception e) -> acknowledged(o, e);
-            try {
-                producer.send(new ProducerRecord<>(topics[t], o.key(), o.value()), done);
-            } catch (RuntimeException e) {
-                // metadata or buffer wait past max.block.ms, or the producer closed under us
-                acknowledged(o, e);
+        if (pendingRecords.getAndAdd(out.size()) == 0) {
+            lastProgressNanos.set(System.nanoTime()); // a quiet spell before is no stall
+        }
+        for (int i = 0, n = out.size(); i < n; i++) {
+            Outgoing o = out.get(i);
+            RuntimeException refused = send(o);
+            if (refused == null) {
+                accepted[o.topic().ordinal()].increment();
+                continue;
             }
+            markUnavailable("the producer refused a record: " + refused.getMessage());
+            if (i == 0) {
+                pendingBytes.addAndGet(-bytes);
+                pendingRecords.addAndGet(-n);
+                return false;
+            }
+            synchronized (parked) {
+                for (int j = i; j < n; j++) {
+                    accepted[out.get(j).topic().ordinal()].increment();
+                    parked.addLast(out.get(j));
+                }
+            }
+            return true;
         }
         return true;
+    }
+
+    /** {@code null} when the producer took {@code o}, else why not (nothing else happened then). */
+    private RuntimeException send(Outgoing o) {
+        Delivery delivery = new Delivery(o, Thread.currentThread());
+        try {
+            producer.send(new ProducerRecord<>(topics[o.topic().ordinal()], o.key(), o.value()), delivery);
+        } catch (RuntimeException e) {
+            return e; // the producer closed under us
+        }
+        delivery.sender = null;
+        return delivery.refused;
+    }
+
+    /**
+     * The callback of one record. The producer reports a record it refuses at once (no metadata within
+     * {@code max.block.ms}, as while the cluster is gone) through this callback on the sending thread, before
+     * {@code send()} returns; that is a refusal to take the record, not a failed delivery.
+     */
+    private final class Delivery implements Callback {
+        private final Outgoing record;
+        volatile Thread sender;
+        RuntimeException refused;
+
+        Delivery(Outgoing record, Thread sender) {
+            this.record = record;
+            this.sender = sender;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception e) {
+            if (e != null && Thread.currentThread() == sender) {
+                refused = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                return;
+            }
+            acknowledged(record, e);
+        }
+    }
+
+    /** Hands parked records on, oldest first, while the producer takes them. */
+    private void sendParked() {
+        synchronized (parked) {
+            Outgoing o;
+            while ((o = parked.peekFirst()) != null && send(o) == null) {
+                parked.pollFirst();
+            }
+        }
     }
 
     private void acknowledged(Outgoing o, Exception e) {
@@ -204,7 +273,7 @@ public final class KafkaSink implements IngestSink {
         pendingRecords.decrementAndGet();
         int t = o.topic().ordinal();
         if (e == null) {
-            lastAckNanos.set(System.nanoTime());
+            lastProgressNanos.set(System.nanoTime());
             published[t].increment();
             return;
         }
@@ -226,7 +295,7 @@ public final class KafkaSink implements IngestSink {
     private void checkHealth() {
         try {
             long waiting = pendingRecords.get();
-            long sinceAck = System.nanoTime() - lastAckNanos.get();
+            long sinceAck = System.nanoTime() - lastProgressNanos.get();
             boolean stalled = waiting > 0 && sinceAck > settings.stallTimeout().toNanos();
             if (stalled) {
                 markUnavailable(waiting + " records unacknowledged for "
@@ -237,7 +306,7 @@ public final class KafkaSink implements IngestSink {
                     settings.stallTimeout().toMillis())));
             if (problem != null) {
                 markUnavailable(problem);
-            } else if (unavailable != null && waiting == 0) {
+            } else if (unavailable != null && waiting == 0 && parked.isEmpty()) {
                 LOG.info("Kafka at " + settings.bootstrap() + " takes data again after "
                         + (System.currentTimeMillis() - unavailableSinceMs) / 1000 + " s: accepting agents");
                 unavailable = null;
