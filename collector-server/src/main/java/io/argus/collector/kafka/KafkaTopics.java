@@ -29,12 +29,15 @@ final class KafkaTopics {
         long timeoutMs = settings.startTimeout().toMillis();
         Set<String> existing;
         try {
-            admin.describeCluster().nodes().get(timeoutMs, TimeUnit.MILLISECONDS);
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMs)).nodes()
+                    .get(timeoutMs, TimeUnit.MILLISECONDS);
             existing = admin.listTopics().names().get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at --kafka-bootstrap " + settings.bootstrap()
-                    + " within " + settings.startTimeout().toSeconds() + " s", e);
+            throw unreachable(settings, e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw unreachable(settings, e);
+            }
             throw new IllegalStateException("cannot reach Kafka at --kafka-bootstrap " + settings.bootstrap() + ": "
                     + e.getCause().getMessage(), e);
         } catch (InterruptedException e) {
@@ -75,6 +78,11 @@ final class KafkaTopics {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         }
+    }
+
+    private static IllegalStateException unreachable(KafkaSettings settings, Exception cause) {
+        return new IllegalStateException("cannot reach Kafka at --kafka-bootstrap " + settings.bootstrap()
+                + " within " + settings.startTimeout().toSeconds() + " s", cause);
     }
 
     /** Learns each topic's partitions into the producer's metadata cache, so that sends never wait for it. */
