@@ -28,6 +28,7 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * Publishes what an ingest-only collector accepts to Kafka, one record per span, call metric cell, JVM gauge and
@@ -234,9 +235,10 @@ public final class KafkaSink implements IngestSink {
     }
 
     /**
-     * The callback of one record. The producer reports a record it refuses at once (no metadata within
+     * The callback of one record. The producer reports a record it cannot take now (no metadata within
      * {@code max.block.ms}, as while the cluster is gone) through this callback on the sending thread, before
-     * {@code send()} returns; that is a refusal to take the record, not a failed delivery.
+     * {@code send()} returns; that is a refusal to take the record, not a failed delivery. Other errors (a
+     * record over {@code max.request.size}) are failed deliveries of that record, wherever they are reported.
      */
     private final class Delivery implements Callback {
         private final Outgoing record;
@@ -250,7 +252,7 @@ public final class KafkaSink implements IngestSink {
 
         @Override
         public void onCompletion(RecordMetadata metadata, Exception e) {
-            if (e != null && Thread.currentThread() == sender) {
+            if (e instanceof org.apache.kafka.common.errors.TimeoutException && Thread.currentThread() == sender) {
                 refused = e instanceof RuntimeException r ? r : new IllegalStateException(e);
                 return;
             }
@@ -278,8 +280,11 @@ public final class KafkaSink implements IngestSink {
             return;
         }
         failed[t].increment();
-        FAILURES.warn(o.topic(), "Kafka refused a record for " + topics[t] + ": " + e);
-        markUnavailable("publishing to " + topics[t] + " failed: " + e.getMessage());
+        FAILURES.warn(o.topic(), "Kafka refused a record for " + topics[t] + " (" + o.size() + " bytes): " + e);
+        if (!(e instanceof RecordTooLargeException)) {
+            // a refusal of the cluster, not of this one record: stop taking data until it answers again
+            markUnavailable("publishing to " + topics[t] + " failed: " + e.getMessage());
+        }
     }
 
     private void markUnavailable(String reason) {

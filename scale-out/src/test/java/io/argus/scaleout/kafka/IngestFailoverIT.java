@@ -35,7 +35,7 @@ class IngestFailoverIT {
                     .start();
             try (app) {
                 app.awaitLine("LOAD STARTED", WAIT);
-                spans.until(r -> r.size() >= 1000, WAIT);
+                int beforeKill = spans.until(r -> r.size() >= 1000, WAIT).size();
                 a.kill();
                 app.awaitLine("collector 127.0.0.1:" + a.ingestPort + " unavailable", WAIT);
                 long requests = Long.parseLong(app.awaitLine("LOAD DONE requests=(\\d+)", WAIT).group(1));
@@ -69,8 +69,11 @@ class IngestFailoverIT {
                 // sent_spans counts only spans handed to a connection; drops are counted apart from it
                 assertThat(ids).hasSize((int) inKafka); // nothing twice
                 assertThat(inKafka).isLessThanOrEqualTo(sent);
+                // what the agent sent after the kill went through the other collector
+                assertThat(inKafka).isGreaterThan(beforeKill + 1000L);
+                // only what was in flight (socket buffers, unacknowledged producer records) at the kill
                 assertThat(lostInFlight).as("spans lost in flight at the kill").isLessThanOrEqualTo(
-                        Math.max(300, sent / 50));
+                        Math.max(2000, sent / 20));
                 assertThat(b.output()).contains("publishing to Kafka at " + broker.bootstrapServers());
                 // both connected events: the first to a, the second, after the kill, to b
                 assertThat(agents.poll(Duration.ofMillis(100)).stream()

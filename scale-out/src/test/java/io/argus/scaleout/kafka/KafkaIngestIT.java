@@ -165,6 +165,28 @@ class KafkaIngestIT {
     }
 
     @Test
+    void aSpanTooLargeForKafkaIsCountedAndTheNodeKeepsAccepting() throws Exception {
+        try (Collector c = BrokerSupport.startIngest(broker, "big-")) {
+            String huge = "x".repeat(1_500_000); // over the producer's max.request.size (1 MiB by default)
+            Span big = Spans.span(0x9L, 0x1L, 0x1L, 0, SpanKind.SPAN_KIND_SERVER, "big", T0, 1,
+                    SpanStatus.SPAN_STATUS_OK, "payload", huge);
+            try (TestAgent agent = new TestAgent(c.ingestPort())) {
+                agent.hello("big", "big-1").spans(SpanBatch.newBuilder().addSpans(big).build())
+                        .spans(SpanBatch.newBuilder().addSpans(Spans.simple(0xaL, 0x2L)).build());
+                try (TopicReader spans = new TopicReader(broker.bootstrapServers(), "big-spans")) {
+                    List<TopicReader.Rec> got = spans.until(r -> !r.isEmpty(), WAIT);
+                    assertThat(got).extracting(TopicReader.Rec::key)
+                            .containsExactly("0000000000001234000000000000000a");
+                }
+                assertThat(agent.closedByServer(500)).isFalse();
+            }
+            assertThat(c.sink().accepting()).isTrue();
+            assertThat(BrokerSupport.get(c.httpUrl() + "metrics").body())
+                    .contains("argus_kafka_publish_failures_total{topic=\"big-spans\"} 1.0");
+        }
+    }
+
+    @Test
     void otlpExportsArePublishedToo() throws Exception {
         try (Collector c = BrokerSupport.startIngest(broker, "otlp-")) {
             byte[] traceId = new byte[16];
