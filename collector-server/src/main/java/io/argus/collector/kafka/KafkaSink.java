@@ -128,7 +128,7 @@ public final class KafkaSink implements IngestSink {
 
     @Override
     public boolean offerSpans(Source source, SpanBatch batch) {
-        if (unavailable != null) {
+        if (!roomForMore()) {
             return false;
         }
         int n = batch.getSpansCount();
@@ -145,7 +145,7 @@ public final class KafkaSink implements IngestSink {
 
     @Override
     public boolean offerMetrics(Source source, MetricBatch batch) {
-        if (unavailable != null) {
+        if (!roomForMore()) {
             return false;
         }
         List<Outgoing> out = new ArrayList<>(batch.getCallsCount() + batch.getJvmCount());
@@ -163,6 +163,11 @@ public final class KafkaSink implements IngestSink {
             bytes += o.size();
         }
         return publish(out, bytes);
+    }
+
+    /** Whether a batch could be taken now; checked before encoding it, since a refused offer is retried. */
+    private boolean roomForMore() {
+        return unavailable == null && pendingBytes.get() < settings.bufferBytes();
     }
 
     @Override
