@@ -6,6 +6,9 @@ import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
 import io.argus.collector.otlp.OtlpHttpServer;
 import io.argus.collector.security.ServerTls;
+import io.argus.collector.kafka.KafkaSink;
+import io.argus.collector.storage.IngestSink;
+import io.argus.collector.storage.QueryStore;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
@@ -29,7 +32,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A running collector: agent ingest over TCP, embedded storage, the HTTP query API and web UI.
+ * A running collector: agent ingest over TCP, embedded storage, the HTTP query API and web UI. With
+ * {@link CollectorConfig#kafka()} it is an ingest-only node instead: what it accepts goes to Kafka, nothing is
+ * stored, and the API's data endpoints answer 503.
  *
  * <pre>{@code
  * try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
@@ -44,6 +49,11 @@ public final class Collector implements AutoCloseable {
     private final CollectorConfig config;
     private final PrometheusMeterRegistry meters;
     private final JvmGcMetrics gcMetrics;
+    /** Where ingest hands data: the embedded storage, or Kafka. */
+    private final IngestSink sink;
+    /** What the API reads; {@code null} on an ingest-only node. */
+    private final QueryStore queries;
+    /** The embedded storage (also {@link #sink} and {@link #queries}); {@code null} on an ingest-only node. */
     private final Storage storage;
     private final AgentRegistry registry;
     private final IngestMetrics ingestMetrics;
@@ -60,7 +70,15 @@ public final class Collector implements AutoCloseable {
         this.config = config;
         this.meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
-            this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
+            if (config.kafka() != null) {
+                this.storage = null;
+                this.sink = KafkaSink.start(config.kafka(), meters);
+                this.queries = null;
+            } else {
+                this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
+                this.sink = storage;
+                this.queries = storage;
+            }
         } catch (RuntimeException e) {
             meters.close();
             throw e;
@@ -104,19 +122,23 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e.getMessage(), e);
         }
         try {
-            c.registry.restore(c.storage.loadAgents());
+            if (c.storage != null) {
+                c.registry.restore(c.storage.loadAgents());
+            }
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
-                    c.storage, c.registry, c.ingestMetrics, tls);
-            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage, c.registry,
+                    c.sink, c.registry, c.ingestMetrics, tls);
+            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.queries, c.registry,
                     c.meters, tls, config.httpCredentials());
             if (config.otlpHttpPort() != 0) {
                 c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
-                        config.maxOtlpBodyBytes(), c.storage, c.registry, c.meters, tls, config.httpCredentials());
+                        config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls, config.httpCredentials());
             }
-            c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
-            c.scheduleRetention(Clock.systemUTC());
+            if (c.storage != null) {
+                c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
+                c.scheduleRetention(Clock.systemUTC());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             c.close();
@@ -129,7 +151,8 @@ public final class Collector implements AutoCloseable {
         LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort())
                 + (config.tls() == null ? "" : " (TLS)") + ", http " + c.httpUrl() + ", "
                 + (c.otlp == null ? "" : "otlp " + scheme + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
-                + "data " + config.dataDir());
+                + (config.kafka() == null ? "data " + config.dataDir()
+                : "ingest-only, publishing to Kafka at " + config.kafka().bootstrap()));
         warnAboutExposure(config);
         return c;
     }
@@ -162,6 +185,9 @@ public final class Collector implements AutoCloseable {
     }
 
     private void saveAgents() {
+        if (storage == null) {
+            return;
+        }
         try {
             storage.saveAgents(registry.drainDirty());
         } catch (RuntimeException e) {
@@ -200,7 +226,17 @@ public final class Collector implements AutoCloseable {
      * @return {@code false} on timeout
      */
     public boolean flush(Duration timeout) {
-        return storage.flush(timeout);
+        return sink.flush(timeout);
+    }
+
+    /** Where this collector hands what it accepts (the embedded storage, or the Kafka publisher). */
+    public IngestSink sink() {
+        return sink;
+    }
+
+    /** Ingest counters (frames, rejections, refused connections). */
+    public IngestMetrics ingestMetrics() {
+        return ingestMetrics;
     }
 
     /** Stops both servers, writes out everything accepted and closes the storage. Idempotent. */
@@ -233,7 +269,10 @@ public final class Collector implements AutoCloseable {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         saveAgents();
-        storage.close();
+        sink.close();
+        if (queries != null && queries != sink) {
+            queries.close();
+        }
         gcMetrics.close();
         meters.close();
         LOG.info("Argus collector stopped");

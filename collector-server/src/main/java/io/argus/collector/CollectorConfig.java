@@ -1,5 +1,6 @@
 package io.argus.collector;
 
+import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
 import java.net.InetAddress;
@@ -21,6 +22,10 @@ import java.util.Objects;
  * <p>Without {@link #httpCredentials()} the HTTP API, UI and OTLP receiver are open to whoever can connect, so
  * {@link #bind()} must then be a loopback address; anything else is refused. {@link #tls()} ({@code null} = plain
  * text) applies to every listener.
+ *
+ * <p>With {@link #kafka()} set the collector is an ingest-only node ({@code --storage kafka}): it publishes what it
+ * accepts to Kafka and keeps no data (no data directory, no retention); without it ({@code null}, the default) it
+ * stores everything in the embedded database.
  */
 public record CollectorConfig(
         String bind,
@@ -38,7 +43,8 @@ public record CollectorConfig(
         Duration retentionMetrics,
         Duration retentionInterval,
         HttpCredentials httpCredentials,
-        TlsSettings tls) {
+        TlsSettings tls,
+        KafkaSettings kafka) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -151,7 +157,8 @@ public record CollectorConfig(
                 .retentionMetrics(retentionMetrics)
                 .retentionInterval(retentionInterval)
                 .httpCredentials(httpCredentials)
-                .tls(tls);
+                .tls(tls)
+                .kafka(kafka);
     }
 
     /** Hides the token. */
@@ -164,7 +171,7 @@ public record CollectorConfig(
                 + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
                 + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
-                + ", tls=" + (tls == null ? "off" : tls) + "]";
+                + ", tls=" + (tls == null ? "off" : tls) + ", kafka=" + (kafka == null ? "off" : kafka) + "]";
     }
 
     public static final class Builder {
@@ -184,6 +191,7 @@ public record CollectorConfig(
         private Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
         private HttpCredentials httpCredentials = HttpCredentials.NONE;
         private TlsSettings tls;
+        private KafkaSettings kafka;
 
         private Builder() {
         }
@@ -293,10 +301,16 @@ public record CollectorConfig(
             return this;
         }
 
+        /** Publish to Kafka as an ingest-only node instead of storing ({@code null}, the default: embedded). */
+        public Builder kafka(KafkaSettings kafka) {
+            this.kafka = kafka;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval, httpCredentials, tls);
+                    retentionInterval, httpCredentials, tls, kafka);
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.argus.collector;
 
+import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,6 +43,18 @@ public final class CollectorMain {
               --otlp-max-body-bytes N  largest accepted OTLP request body (default 4194304)
               --retention-spans AGE    delete spans older than AGE, e.g. 12h, 7d (default 7d, 0 = keep)
               --retention-metrics AGE  delete metrics older than AGE (default 30d, 0 = keep)
+
+            Scale-out (see docs/scale-out.md):
+              --storage MODE           embedded (default: DuckDB in --data-dir) or kafka: an ingest-only
+                                       node that publishes to Kafka and stores nothing
+              --kafka-bootstrap HOSTS  host:port[,host:port...] of the Kafka brokers (with --storage kafka)
+              --kafka-topic-prefix P   prefix of the topics <P>spans, <P>calls, <P>jvm, <P>agents
+                                       (default argus-)
+              --kafka-create-topics N  create missing topics with N partitions (default: a missing topic
+                                       is an error at start)
+              --kafka-buffer-bytes N   most record bytes waiting for Kafka's acknowledgement (default
+                                       33554432); beyond that agent connections pause reading
+              --kafka-config FILE      further Kafka client properties (security.protocol, ssl.*, sasl.*)
 
             Access control (HTTP API, web UI, /metrics and OTLP/HTTP):
               --api-token-file FILE    require 'Authorization: Bearer <token>' with the token in FILE
@@ -198,6 +213,8 @@ public final class CollectorMain {
                     }
                     b.token(value);
                 }
+                case "--storage", "--kafka-bootstrap", "--kafka-topic-prefix", "--kafka-create-topics",
+                        "--kafka-buffer-bytes", "--kafka-config" -> opts.put(name, value);
                 case "--api-token-file", "--api-user", "--api-password-file", "--tls-cert", "--tls-key",
                         "--tls-keystore", "--tls-keystore-password-file" -> {
                     if (value.isBlank()) {
@@ -208,6 +225,7 @@ public final class CollectorMain {
                 default -> throw new UsageException("unknown option '" + name + "'");
             }
         }
+        b.kafka(kafka(opts));
         b.httpCredentials(credentials(opts, env));
         b.tls(tls(opts, env));
         try {
@@ -215,6 +233,54 @@ public final class CollectorMain {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), false);
         }
+    }
+
+    /** The Kafka settings of {@code --storage kafka}; {@code null} for the embedded storage. */
+    private static KafkaSettings kafka(Map<String, String> opts) throws UsageException {
+        String mode = opts.getOrDefault("--storage", "embedded");
+        if (mode.equals("embedded")) {
+            for (String name : opts.keySet()) {
+                if (name.startsWith("--kafka-")) {
+                    throw new UsageException(name + " needs --storage kafka");
+                }
+            }
+            return null;
+        }
+        if (!mode.equals("kafka")) {
+            throw new UsageException("invalid value for --storage: '" + mode + "' (embedded or kafka)");
+        }
+        try {
+            KafkaSettings k = KafkaSettings.of(opts.get("--kafka-bootstrap"));
+            if (opts.containsKey("--kafka-topic-prefix")) {
+                k = k.withTopicPrefix(opts.get("--kafka-topic-prefix"));
+            }
+            if (opts.containsKey("--kafka-create-topics")) {
+                k = k.withCreatePartitions(intRange("--kafka-create-topics", opts.get("--kafka-create-topics"), 1,
+                        100_000));
+            }
+            if (opts.containsKey("--kafka-buffer-bytes")) {
+                k = k.withBufferBytes(intRange("--kafka-buffer-bytes", opts.get("--kafka-buffer-bytes"), 1 << 20,
+                        Integer.MAX_VALUE));
+            }
+            if (opts.containsKey("--kafka-config")) {
+                k = k.withClientProperties(clientProperties(readable("--kafka-config", opts.get("--kafka-config"))));
+            }
+            return k;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), false);
+        }
+    }
+
+    private static Map<String, String> clientProperties(Path file) throws UsageException {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UsageException("cannot read --kafka-config " + file + ": " + e, false);
+        }
+        Map<String, String> out = new HashMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
     }
 
     private static HttpCredentials credentials(Map<String, String> opts, Map<String, String> env)
@@ -297,7 +363,8 @@ public final class CollectorMain {
             case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
                     "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
                     "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
-                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file" -> true;
+                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--storage", "--kafka-bootstrap",
+                    "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config" -> true;
             default -> false;
         };
     }
@@ -360,5 +427,8 @@ public final class CollectorMain {
         }
         Logger.getLogger("io.netty").setLevel(Level.WARNING);
         Logger.getLogger("org.duckdb").setLevel(Level.WARNING);
+        Logger.getLogger("org.apache.kafka").setLevel(Level.WARNING);
+        // a broker outage is reported once by the collector; the client's line per reconnect attempt would flood
+        Logger.getLogger("org.apache.kafka.clients.NetworkClient").setLevel(Level.SEVERE);
     }
 }

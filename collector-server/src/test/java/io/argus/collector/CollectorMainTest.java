@@ -97,6 +97,47 @@ class CollectorMainTest {
     }
 
     @Test
+    void kafkaFlags() throws Exception {
+        assertThat(CollectorMain.parse(new String[0], Map.of()).kafka()).isNull();
+        assertThat(CollectorMain.parse(new String[] {"--storage", "embedded"}, Map.of()).kafka()).isNull();
+        Path props = dataDir.resolve("kafka.properties");
+        Files.writeString(props, "security.protocol=SSL\nssl.truststore.location=/etc/trust.p12\n");
+        CollectorConfig c = CollectorMain.parse(new String[] {"--storage=kafka", "--kafka-bootstrap",
+                "127.0.0.1:9092, kafka-2.example:9093", "--kafka-topic-prefix", "prod.argus-",
+                "--kafka-create-topics", "12", "--kafka-buffer-bytes=8388608", "--kafka-config", props.toString()},
+                Map.of());
+        assertThat(c.kafka().bootstrap()).isEqualTo("127.0.0.1:9092, kafka-2.example:9093");
+        assertThat(c.kafka().topicPrefix()).isEqualTo("prod.argus-");
+        assertThat(c.kafka().createPartitions()).isEqualTo(12);
+        assertThat(c.kafka().bufferBytes()).isEqualTo(8_388_608);
+        assertThat(c.kafka().clientProperties()).containsEntry("security.protocol", "SSL")
+                .containsEntry("ssl.truststore.location", "/etc/trust.p12");
+        CollectorConfig d = CollectorMain.parse(new String[] {"--storage", "kafka", "--kafka-bootstrap=[::1]:9092"},
+                Map.of());
+        assertThat(d.kafka().topicPrefix()).isEqualTo("argus-");
+        assertThat(d.kafka().createPartitions()).isZero();
+    }
+
+    @Test
+    void badKafkaFlags() {
+        assertBad("invalid value for --storage: 'druid' (embedded or kafka)", "--storage", "druid");
+        assertBad("--kafka-bootstrap is required with --storage kafka", "--storage", "kafka");
+        assertBad("invalid value for --kafka-bootstrap: 'localhost' is not host:port",
+                "--storage", "kafka", "--kafka-bootstrap", "localhost");
+        assertBad("invalid value for --kafka-bootstrap: 'b:99999' is not host:port",
+                "--storage", "kafka", "--kafka-bootstrap", "a:1,b:99999");
+        assertBad("invalid value for --kafka-bootstrap: '' is not host:port",
+                "--storage", "kafka", "--kafka-bootstrap", "a:1,");
+        assertBad("invalid value for --kafka-topic-prefix", "--storage", "kafka", "--kafka-bootstrap", "a:1",
+                "--kafka-topic-prefix", "a b");
+        assertBad("--kafka-bootstrap needs --storage kafka", "--kafka-bootstrap", "a:1");
+        assertBad("invalid value for --kafka-create-topics: 0 is outside", "--storage", "kafka",
+                "--kafka-bootstrap", "a:1", "--kafka-create-topics", "0");
+        assertBad("invalid value for --kafka-config: /nonexistent/k.properties is not a readable file",
+                "--storage", "kafka", "--kafka-bootstrap", "a:1", "--kafka-config", "/nonexistent/k.properties");
+    }
+
+    @Test
     void badFlags() {
         assertBad("invalid value for --ingest-port: 'abc' is not a number", "--ingest-port", "abc");
         assertBad("invalid value for --http-port: 70000 is outside 0..65535", "--http-port=70000");

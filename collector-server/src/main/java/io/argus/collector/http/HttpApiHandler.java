@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.RateLimitedLog;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.Ids;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.QueryStore;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -47,7 +47,11 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final String UI_PREFIX = "/ui/";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final Storage storage;
+    static final String INGEST_ONLY = "this collector is an ingest-only node (--storage kafka): it stores nothing;"
+            + " query the query collector";
+
+    /** {@code null} on an ingest-only collector. */
+    private final QueryStore storage;
     private final AgentRegistry registry;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
@@ -57,7 +61,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
     private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
-    HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
+    HttpApiHandler(QueryStore storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
                    ObjectMapper json, StaticFiles files, Clock clock) {
         this.storage = storage;
         this.registry = registry;
@@ -125,6 +129,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private Reply answer(String route, String path, QueryParams params) {
         try {
+            if (storage == null && needsStorage(route)) {
+                throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, INGEST_ONLY);
+            }
             return switch (route) {
                 case "ui" -> {
                     StaticFiles.File file = files.get(path.startsWith(UI_PREFIX)
@@ -173,6 +180,14 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             LOG.log(Level.WARNING, "query " + path + " failed", e);
             return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());
         }
+    }
+
+    private static boolean needsStorage(String route) {
+        return switch (route) {
+            case "traces", "trace", "metrics_http", "metrics_jvm", "series_red", "series_jvm", "servicemap",
+                 "servicemap_traces" -> true;
+            default -> false;
+        };
     }
 
     private Reply ok(Object body) {

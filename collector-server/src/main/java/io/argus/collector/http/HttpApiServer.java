@@ -2,7 +2,7 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.ingest.AgentRegistry;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.QueryStore;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.argus.collector.Listeners;
 import io.argus.collector.security.HttpAuthenticator;
@@ -39,8 +39,9 @@ public final class HttpApiServer implements AutoCloseable {
         this.queries = queries;
     }
 
+    /** {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503. */
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters,
+                                      QueryStore storage, AgentRegistry registry, PrometheusMeterRegistry meters,
                                       ServerTls tls, HttpCredentials credentials) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,

@@ -3,7 +3,7 @@ package io.argus.collector.http;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.RedQuery;
 import io.argus.collector.storage.ServiceSummary;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.QueryStore;
 import io.argus.collector.storage.TagFilter;
 import io.argus.collector.storage.TimeRange;
 import io.argus.collector.storage.TraceQuery;
@@ -24,11 +24,11 @@ final class QueryApi {
     private static final List<String> SEARCH_PARAMS = List.of("route", "status", "maxDurationMs", "tag", "sort",
             "from", "to", "range");
 
-    private final Storage storage;
+    private final QueryStore storage;
     private final AgentRegistry registry;
     private final Clock clock;
 
-    QueryApi(Storage storage, AgentRegistry registry, Clock clock) {
+    QueryApi(QueryStore storage, AgentRegistry registry, Clock clock) {
         this.storage = storage;
         this.registry = registry;
         this.clock = clock;

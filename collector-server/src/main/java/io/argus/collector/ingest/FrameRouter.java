@@ -1,7 +1,9 @@
 package io.argus.collector.ingest;
 
-import io.argus.collector.storage.Storage;
+import io.argus.collector.record.AgentEvent;
+import io.argus.collector.storage.IngestSink;
 import io.argus.protocol.Frame;
+import io.argus.protocol.Heartbeat;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.ArrayDeque;
@@ -9,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Sends each validated frame where it belongs: span batches to the span store, metric batches to the
- * metric store, handshakes and heartbeats to the {@link AgentRegistry}.
+ * Sends each validated frame where it belongs: span and metric batches to the {@link IngestSink}, handshakes and
+ * heartbeats to the {@link AgentRegistry} (and, as session events, to the sink).
  *
  * <p>When the store's queue is full the connection stops reading (TCP pushes back on the agent, whose own
  * bounded queue then drops and counts) and the batches already decoded wait here, in order, until the store
@@ -21,15 +23,16 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
     /** Give up on batches still waiting this long after their connection closed. */
     static final long ORPHAN_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(30);
 
-    private final Storage storage;
+    private final IngestSink sink;
     private final AgentRegistry registry;
     private final IngestMetrics metrics;
     private final ArrayDeque<BooleanSupplier> waiting = new ArrayDeque<>();
+    private Heartbeat lastHeartbeat;
     private boolean retryScheduled;
     private long closedAtMs;
 
-    FrameRouter(Storage storage, AgentRegistry registry, IngestMetrics metrics) {
-        this.storage = storage;
+    FrameRouter(IngestSink sink, AgentRegistry registry, IngestMetrics metrics) {
+        this.sink = sink;
         this.registry = registry;
         this.metrics = metrics;
     }
@@ -41,20 +44,32 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
         }
         AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
         switch (frame.getBodyCase()) {
-            case HANDSHAKE -> registry.connected(session);
+            case HANDSHAKE -> {
+                registry.connected(session);
+                sink.agentEvent(event(AgentEvent.Type.CONNECTED, session));
+            }
             case SPANS -> {
                 registry.spans(session, frame.getSpans().getSpansCount());
                 if (frame.getSpans().getSpansCount() > 0) {
-                    store(ctx, () -> storage.offerSpans(session.source(), frame.getSpans()));
+                    store(ctx, () -> sink.offerSpans(session.source(), frame.getSpans()));
                 }
             }
-            case METRICS -> store(ctx, () -> storage.offerMetrics(session.source(), frame.getMetrics()));
-            case HEARTBEAT -> registry.heartbeat(session, frame.getHeartbeat());
+            case METRICS -> store(ctx, () -> sink.offerMetrics(session.source(), frame.getMetrics()));
+            case HEARTBEAT -> {
+                registry.heartbeat(session, frame.getHeartbeat());
+                lastHeartbeat = frame.getHeartbeat();
+                sink.agentEvent(event(AgentEvent.Type.HEARTBEAT, session));
+            }
             default -> {
                 // the validator lets nothing else through
             }
         }
         registry.seen(session, System.currentTimeMillis());
+    }
+
+    private AgentEvent event(AgentEvent.Type type, AgentSession session) {
+        return new AgentEvent(System.currentTimeMillis(), type, session.source(), session.handshake(),
+                session.remoteAddress(), lastHeartbeat);
     }
 
     private void store(ChannelHandlerContext ctx, BooleanSupplier offer) {
@@ -98,6 +113,7 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
         AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
         if (session != null) {
             registry.disconnected(session);
+            sink.agentEvent(event(AgentEvent.Type.DISCONNECTED, session));
         }
         super.channelInactive(ctx);
     }

@@ -18,6 +18,7 @@ public final class IngestMetrics {
     private final Counter connectionsOpened;
     private final Counter idleClosed;
     private final Counter backpressure;
+    private final Counter refusedUnavailable;
     private final AtomicInteger activeConnections = new AtomicInteger();
 
     public IngestMetrics(MeterRegistry registry) {
@@ -46,6 +47,9 @@ public final class IngestMetrics {
                 .description("Agent connections closed after the idle timeout").register(registry);
         backpressure = Counter.builder("argus.collector.store.queue.full")
                 .description("Times a connection was paused because the storage queue was full")
+                .register(registry);
+        refusedUnavailable = Counter.builder("argus.collector.connections.refused.unavailable")
+                .description("Agent connections refused or closed because the sink could not hand data on")
                 .register(registry);
         Gauge.builder("argus.collector.connections.active", activeConnections, AtomicInteger::get)
                 .description("Open agent connections").register(registry);
@@ -91,6 +95,15 @@ public final class IngestMetrics {
 
     void idleClosed() {
         idleClosed.increment();
+    }
+
+    void refusedUnavailable() {
+        refusedUnavailable.increment();
+    }
+
+    /** Agent connections refused or closed so far because the sink could not hand data on. */
+    public double refusedUnavailableCount() {
+        return refusedUnavailable.count();
     }
 
     void backpressure() {

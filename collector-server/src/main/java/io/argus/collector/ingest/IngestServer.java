@@ -1,6 +1,6 @@
 package io.argus.collector.ingest;
 
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.IngestSink;
 import io.argus.collector.Listeners;
 import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The agent-facing TCP server. Pipeline per connection, one job per stage: TLS when configured (handshake
- * failures logged, counted, closed), then idle timeout, then length-prefixed framing (size-capped), then protobuf
- * decoding, then validation, then routing to storage and registry, then rejection handling (log, count, close).
+ * failures logged, counted, closed), then the gate (closes while the sink cannot hand data on), then idle
+ * timeout, then length-prefixed framing (size-capped), then protobuf decoding, then validation, then routing to
+ * the sink and registry, then rejection handling (log, count, close).
  */
 public final class IngestServer implements AutoCloseable {
     private final ChannelGroup channels;
@@ -35,7 +36,7 @@ public final class IngestServer implements AutoCloseable {
 
     public static IngestServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
                                      int maxFrameBytes, String token, int maxBatchEntries, Duration idleTimeout,
-                                     Storage storage, AgentRegistry registry, IngestMetrics metrics, ServerTls tls)
+                                     IngestSink sink, AgentRegistry registry, IngestMetrics metrics, ServerTls tls)
             throws InterruptedException {
         RejectionHandler rejections = new RejectionHandler(metrics);
         FrameProtobufDecoder protobuf = new FrameProtobufDecoder(metrics);
@@ -44,11 +45,12 @@ public final class IngestServer implements AutoCloseable {
             metrics.connectionOpened();
             ch.closeFuture().addListener((ChannelFutureListener) f -> metrics.connectionClosed());
             ch.pipeline()
+                    .addLast("gate", new SinkGate(sink, metrics))
                     .addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                     .addLast("framer", new IngestFrameDecoder(maxFrameBytes))
                     .addLast("protobuf", protobuf)
                     .addLast("validator", new FrameValidator(token, maxBatchEntries, metrics))
-                    .addLast("router", new FrameRouter(storage, registry, metrics))
+                    .addLast("router", new FrameRouter(sink, registry, metrics))
                     .addLast("rejections", rejections);
         }).childOption(ChannelOption.SO_KEEPALIVE, true);
         Channel ch = b.bind(bind, port).sync().channel();

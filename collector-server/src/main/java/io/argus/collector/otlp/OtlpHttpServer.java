@@ -1,7 +1,7 @@
 package io.argus.collector.otlp;
 
 import io.argus.collector.ingest.AgentRegistry;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.IngestSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.argus.collector.Listeners;
 import io.argus.collector.security.HttpAuthenticator;
@@ -40,7 +40,7 @@ public final class OtlpHttpServer implements AutoCloseable {
     }
 
     public static OtlpHttpServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                       int maxBodyBytes, Storage storage, AgentRegistry registry,
+                                       int maxBodyBytes, IngestSink sink, AgentRegistry registry,
                                        MeterRegistry meters, ServerTls tls, HttpCredentials credentials)
             throws InterruptedException {
         OtlpMetrics metrics = new OtlpMetrics(meters);
@@ -57,7 +57,7 @@ public final class OtlpHttpServer implements AutoCloseable {
                     .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
                     .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
                     .addLast("protobuf", decoder)
-                    .addLast("router", new OtlpRouter(storage, registry, metricMapper, metrics))
+                    .addLast("router", new OtlpRouter(sink, registry, metricMapper, metrics))
                     .addLast("errors", errors);
         });
         Channel ch = b.bind(bind, port).sync().channel();

@@ -1,7 +1,7 @@
 package io.argus.collector.otlp;
 
 import io.argus.collector.ingest.AgentRegistry;
-import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.IngestSink;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
@@ -27,7 +27,7 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     static final long RETRY_MILLIS = 5;
     static final long GIVE_UP_MILLIS = 10_000;
 
-    private final Storage storage;
+    private final IngestSink sink;
     private final AgentRegistry registry;
     private final MetricMapper metricMapper;
     private final OtlpMetrics metrics;
@@ -37,8 +37,8 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     private MessageLite pendingAnswer;
     private long waitingSinceMs;
 
-    OtlpRouter(Storage storage, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
-        this.storage = storage;
+    OtlpRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
+        this.sink = sink;
         this.registry = registry;
         this.metricMapper = metricMapper;
         this.metrics = metrics;
@@ -48,6 +48,13 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (pendingAnswer != null) {
             deferred.addLast(msg);
+            return;
+        }
+        if (!sink.accepting()) {
+            // never answer 200 for data that cannot be handed on; OTLP clients retry a 503
+            ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
+                    "this collector cannot hand data on now (" + sink.unavailableReason() + "); retry later"));
+            next(ctx);
             return;
         }
         String clientHost = clientHost(ctx);
@@ -87,8 +94,8 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     private void drain(ChannelHandlerContext ctx) {
         while (!waiting.isEmpty()) {
             Mapped.Offer o = waiting.peekFirst();
-            boolean taken = o.spans() != null ? storage.offerSpans(o.source(), o.spans())
-                    : storage.offerMetrics(o.source(), o.metrics());
+            boolean taken = o.spans() != null ? sink.offerSpans(o.source(), o.spans())
+                    : sink.offerMetrics(o.source(), o.metrics());
             if (!taken) {
                 if (System.currentTimeMillis() - waitingSinceMs > GIVE_UP_MILLIS || !ctx.channel().isActive()) {
                     waiting.clear();

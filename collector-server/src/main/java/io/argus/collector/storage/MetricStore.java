@@ -1,13 +1,12 @@
 package io.argus.collector.storage;
 
-import io.argus.protocol.MetricBatch;
 import java.util.List;
 
-/** Metric side of the storage: call aggregation cells (HTTP and database, deltas per flush) and JVM gauges. */
+/**
+ * Metric side of the storage: call aggregation cells (HTTP and database, deltas per flush) and JVM gauges, read and
+ * retention ({@link IngestSink#offerMetrics} writes).
+ */
 public interface MetricStore {
-
-    /** Like {@link SpanStore#offerSpans}: non-blocking, {@code false} when the write queue is full. */
-    boolean offerMetrics(Source source, MetricBatch batch);
 
     /**
      * Call metrics summed over every stored interval, one entry per (service, kind, method, target, status).

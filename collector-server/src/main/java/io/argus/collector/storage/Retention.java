@@ -18,7 +18,7 @@ import java.util.logging.Logger;
 public final class Retention implements Runnable {
     private static final Logger LOG = Logger.getLogger(Retention.class.getName());
 
-    private final Storage storage;
+    private final QueryStore storage;
     private final Clock clock;
     private final Duration spansAge;
     private final Duration metricsAge;
@@ -27,7 +27,7 @@ public final class Retention implements Runnable {
     private final Counter failures;
     private final Timer passes;
 
-    public Retention(Storage storage, Clock clock, Duration spansAge, Duration metricsAge, MeterRegistry registry) {
+    public Retention(QueryStore storage, Clock clock, Duration spansAge, Duration metricsAge, MeterRegistry registry) {
         this.storage = storage;
         this.clock = clock;
         this.spansAge = spansAge;

@@ -1,17 +1,10 @@
 package io.argus.collector.storage;
 
-import io.argus.protocol.SpanBatch;
 import java.util.List;
 import java.util.Optional;
 
-/** Span side of the storage. Implementations must be thread-safe. */
+/** Span side of the storage, read and retention ({@link IngestSink#offerSpans} writes). Must be thread-safe. */
 public interface SpanStore {
-
-    /**
-     * Hands a validated batch to the store. Must not block: returns {@code false} when the store's write
-     * queue is full, and the caller then retries later (the ingest side pauses reading meanwhile).
-     */
-    boolean offerSpans(Source source, SpanBatch batch);
 
     /** Recent traces, newest root start first. */
     List<TraceSummary> traces(TraceQuery query);

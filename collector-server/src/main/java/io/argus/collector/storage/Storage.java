@@ -1,19 +1,11 @@
 package io.argus.collector.storage;
 
-import java.time.Duration;
-
 /**
- * The collector's storage engine. The default is {@link io.argus.collector.storage.duckdb.DuckDbStorage}
- * (embedded, single file); a distributed engine can replace it by implementing this interface.
+ * The collector's embedded storage engine, {@link io.argus.collector.storage.duckdb.DuckDbStorage}: it takes what
+ * ingest offers ({@link IngestSink}), answers the API ({@link QueryStore}) and keeps agent state
+ * ({@link AgentStore}) in one place.
  */
-public interface Storage extends SpanStore, MetricStore, AgentStore, AutoCloseable {
-
-    /**
-     * Waits until everything offered before this call is written and visible to queries.
-     *
-     * @return {@code false} if that did not happen within {@code timeout}
-     */
-    boolean flush(Duration timeout);
+public interface Storage extends IngestSink, QueryStore, AgentStore {
 
     /** Rows accepted but not yet written. */
     long pendingRows();

@@ -1,0 +1,157 @@
+package io.argus.scaleout.kafka;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Apache Kafka's broker jars ({@code org.apache.kafka:kafka_2.13} and its runtime dependencies, plus the
+ * log4j binding of its SLF4J logging), fetched from Maven Central on first use by a Maven subprocess
+ * ({@code dependency:copy-dependencies}) into {@code <home>/lib} and cached. A finished fetch leaves
+ * {@value #COMPLETE}, so an interrupted one is redone.
+ */
+public final class KafkaInstall {
+    static final String COMPLETE = "lib.complete";
+    /** The log4j version Kafka's broker is built with; only its SLF4J 1.x binding is added. */
+    static final String LOG4J_VERSION = "2.24.3";
+
+    private final Path home;
+    private final String version;
+
+    public KafkaInstall(Path home, String version) {
+        this.home = home.toAbsolutePath().normalize();
+        this.version = version;
+    }
+
+    /** The install of the pinned version in the default cache. */
+    public static KafkaInstall pinned() {
+        String version = pinnedVersion();
+        return new KafkaInstall(defaultHome(version), version);
+    }
+
+    /** {@code kafka.version} of the parent POM. */
+    public static String pinnedVersion() {
+        return buildProperty("kafka.version");
+    }
+
+    static String buildProperty(String name) {
+        try (InputStream in = KafkaInstall.class.getResourceAsStream("/io/argus/scaleout/versions.properties")) {
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code $ARGUS_PERF_CACHE/kafka-<version>}, else {@code ~/.cache/argus-perf/kafka-<version>}. */
+    public static Path defaultHome(String version) {
+        String cache = System.getenv("ARGUS_PERF_CACHE");
+        Path root = cache != null && !cache.isBlank() ? Path.of(cache)
+                : Path.of(System.getProperty("user.home"), ".cache", "argus-perf");
+        return root.resolve("kafka-" + version);
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public Path lib() {
+        return home.resolve("lib");
+    }
+
+    public boolean ready() {
+        return Files.isRegularFile(home.resolve(COMPLETE));
+    }
+
+    /** Fetches the jars unless they are cached; returns the number of jars. */
+    public synchronized int ensure(PrintStream log) throws IOException, InterruptedException {
+        if (!ready()) {
+            fetch(log);
+        }
+        try (Stream<Path> jars = Files.list(lib())) {
+            return (int) jars.filter(p -> p.toString().endsWith(".jar")).count();
+        }
+    }
+
+    private void fetch(PrintStream log) throws IOException, InterruptedException {
+        Files.createDirectories(home);
+        Path pom = home.resolve("pom.xml");
+        Files.writeString(pom, pom(version), StandardCharsets.UTF_8);
+        Path out = home.resolve("fetch.log");
+        List<String> cmd = new ArrayList<>(List.of(maven(), "-B", "-q", "-f", pom.toString(),
+                "org.apache.maven.plugins:maven-dependency-plugin:" + buildProperty("dependency-plugin.version")
+                        + ":copy-dependencies",
+                "-DoutputDirectory=" + lib(), "-DincludeScope=runtime"));
+        // the build's own local repository when it tells us (never a shared one behind its back)
+        String repo = System.getProperty("argus.maven.repo.local");
+        if (repo != null && !repo.isBlank()) {
+            cmd.add("-Dmaven.repo.local=" + repo);
+        }
+        log.println("[argus-scale-out] fetching Apache Kafka " + version + " from Maven Central into " + lib()
+                + " (once; about 30 MB): " + String.join(" ", cmd));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(20, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IOException("fetching Kafka took more than 20 minutes; see " + out);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException("fetching Kafka failed (mvn exit " + p.exitValue() + "); see " + out + ":\n"
+                    + String.join("\n", tail(out)));
+        }
+        if (!Files.isRegularFile(lib().resolve("kafka_2.13-" + version + ".jar"))) {
+            throw new IOException("Maven finished but " + lib() + " holds no kafka_2.13-" + version + ".jar");
+        }
+        Files.writeString(home.resolve(COMPLETE), version + System.lineSeparator());
+    }
+
+    /** {@code $MAVEN_CMD}, else mvn from the PATH. */
+    private static String maven() {
+        String m = System.getenv("MAVEN_CMD");
+        return m != null && !m.isBlank() ? m : "mvn";
+    }
+
+    private static List<String> tail(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        return lines.subList(Math.max(0, lines.size() - 20), lines.size());
+    }
+
+    static String pom(String version) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                  <modelVersion>4.0.0</modelVersion>
+                  <!-- written by argus-scale-out to fetch the Kafka broker's jars -->
+                  <groupId>io.argus.scaleout</groupId>
+                  <artifactId>kafka-broker</artifactId>
+                  <version>1</version>
+                  <packaging>pom</packaging>
+                  <dependencies>
+                    <dependency>
+                      <groupId>org.apache.kafka</groupId>
+                      <artifactId>kafka_2.13</artifactId>
+                      <version>%s</version>
+                    </dependency>
+                    <dependency>
+                      <groupId>org.apache.logging.log4j</groupId>
+                      <artifactId>log4j-slf4j-impl</artifactId>
+                      <version>%s</version>
+                    </dependency>
+                  </dependencies>
+                </project>
+                """.formatted(version, LOG4J_VERSION);
+    }
+}
