@@ -82,7 +82,8 @@ public final class PerfRun {
             r.description = s.description();
             r.agent = agentLabel(s);
             for (String service : target.serviceNames()) {
-                r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>", plugins));
+                r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
+                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins));
             }
             results.scenarios.add(r);
             byName.put(s.name(), r);
@@ -271,7 +272,8 @@ public final class PerfRun {
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
         String address = collector == null ? "127.0.0.1:9898" : collector.ingestAddress();
-        return service -> s.jvmOptions(service, home, peers, address, plugins);
+        String otlp = collector == null ? "http://127.0.0.1:4318" : collector.otlpEndpoint();
+        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins);
     }
 
     private Path javaHome() {
