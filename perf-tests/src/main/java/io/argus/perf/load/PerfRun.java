@@ -182,7 +182,8 @@ public final class PerfRun {
         try {
             if (scenarios.stream().anyMatch(Scenario::needsCollector)) {
                 try {
-                    collector = startCollector(out.resolve("work/collector-startup"), out.resolve("logs/startup/collector.log"));
+                    collector = startCollector(out.resolve("work/collector-startup"), out.resolve("logs/startup/collector.log"),
+                            scenarios.stream().anyMatch(PerfRun::exportsOtlp));
                     say("collector for the start-up passes: ingest %s", collector.ingestAddress());
                 } catch (Exception e) {
                     for (Scenario s : scenarios) {
@@ -265,9 +266,14 @@ public final class PerfRun {
         }
     }
 
-    private CollectorProcess startCollector(Path dataDir, Path log) throws IOException, InterruptedException {
+    /** A peer agent that needs the collector sends to its OTLP/HTTP receiver. */
+    private static boolean exportsOtlp(Scenario s) {
+        return s.isPeer() && s.needsCollector();
+    }
+
+    private CollectorProcess startCollector(Path dataDir, Path log, boolean otlp) throws IOException, InterruptedException {
         return CollectorProcess.start(CollectorProcess.Launch.script(home.collectorScript(), javaHome())
-                .prefixed(placement.loadPrefix()), dataDir, log, Duration.ofSeconds(90));
+                .prefixed(placement.loadPrefix()), dataDir, log, Duration.ofSeconds(90), otlp);
     }
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
@@ -311,7 +317,7 @@ public final class PerfRun {
         try {
             if (s.needsCollector()) {
                 collector = startCollector(out.resolve("work/collector-" + s.name() + "-p" + pass),
-                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"));
+                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"), exportsOtlp(s));
             }
             String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
             try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target, scenarioOptions(s, collector),
@@ -512,7 +518,9 @@ public final class PerfRun {
             }
             if (s.samplingRate() > 0) {
                 try {
-                    c.traceChain = collector.checkTraceChain(target.tracedServices(), target.tracedRootName(), 200);
+                    // a peer names its root spans its own way (OpenTelemetry: "GET" without a route): any root
+                    c.traceChain = collector.checkTraceChain(target.tracedServices(),
+                            s.isArgus() ? target.tracedRootName() : "", 200);
                     c.traceChainOk = true;
                 } catch (java.io.IOException e) {
                     c.traceChain = e.getMessage();

@@ -89,10 +89,19 @@ public final class CollectorProcess implements AutoCloseable {
      */
     public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout)
             throws IOException, InterruptedException {
+        return start(launch, dataDir, log, timeout, false);
+    }
+
+    /**
+     * @param otlp with the OTLP/HTTP receiver on a loopback port that was free a moment before (the collector's
+     *             command line has no "any free port" for it); otherwise it is off
+     */
+    public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout, boolean otlp)
+            throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         List<String> cmd = new ArrayList<>(launch.command());
-        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
-                dataDir.toString()));
+        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port",
+                otlp ? Integer.toString(freeLoopbackPort()) : "0", "--data-dir", dataDir.toString()));
         ManagedProcess p = launch.isolated()
                 ? ManagedProcess.startIsolated("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED))
                 : ManagedProcess.start("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED));
@@ -118,6 +127,12 @@ public final class CollectorProcess implements AutoCloseable {
         } catch (IOException | InterruptedException | RuntimeException e) {
             p.stop(10_000);
             throw e;
+        }
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
         }
     }
 
