@@ -495,7 +495,9 @@ public final class PerfRun {
                 }
                 Thread.sleep(1000);
             }
-            c.spansReceived = metrics.get("argus_collector_spans_received_total");
+            // the native ingest's frames and the spans the OTLP/HTTP receiver accepted
+            c.spansReceived = sum(metrics.get("argus_collector_spans_received_total"),
+                    metrics.get("argus_collector_otlp_spans_accepted_total"));
             c.spansStored = metrics.get("argus_collector_spans_stored_total");
             // before the trace queries below, which cost the collector CPU of their own
             collectorCost(s, c, collector, before, loadRequests);
@@ -578,6 +580,10 @@ public final class PerfRun {
                 s.name(), c.cpuMsLoad, c.spansStoredLoad, c.cpuUsPerSpan == null ? "-" : String.format(Locale.ROOT, "%.1f",
                         c.cpuUsPerSpan), c.cpuUsPerRequest == null ? "-" : String.format(Locale.ROOT, "%.1f",
                         c.cpuUsPerRequest));
+    }
+
+    private static Double sum(Double a, Double b) {
+        return a == null ? b : b == null ? a : a + b;
     }
 
     private static String num(Double v) {
