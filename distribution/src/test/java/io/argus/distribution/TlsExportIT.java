@@ -151,6 +151,35 @@ class TlsExportIT {
         }
     }
 
+    /** 127.0.0.2 is loopback too, but the certificate names only localhost and 127.0.0.1. */
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aCertificateNotNamingTheHostIsRejectedUnlessHostNameVerificationIsOff(String javaHome, @TempDir Path data)
+            throws Exception {
+        try (Collector collector = Collector.start(TestConfigs.ephemeral().bind("127.0.0.2")
+                .tls(TlsSettings.pkcs12(certs.keystore(), TestCertificates.PASSWORD)).dataDir(data).build())) {
+            String address = "127.0.0.2:" + collector.ingestPort();
+            try (AgentApp app = app(javaHome, "tls-hostname-" + jdkTag(javaHome))
+                    .agent("argus.collector.address", address)
+                    .agent("argus.collector.tls.trustStore", certs.caCertificatePem())
+                    .agent("argus.exporter.queueSize", QUEUE).start()) {
+                assertRejected(app, "[argus] WARN collector " + address + " unavailable (TLS handshake failed: the"
+                        + " collector's certificate does not name the host connected to (");
+            }
+            // the collector's HTTPS API would fail the test client's own host name check here: the agent's debug
+            // line says that its TLS session is up
+            try (AgentApp app = app(javaHome, "tls-no-hostname-check-" + jdkTag(javaHome))
+                    .agent("argus.collector.address", address)
+                    .agent("argus.collector.tls.trustStore", certs.caCertificatePem())
+                    .agent("argus.collector.tls.verifyHostname", "false").agent("argus.log.level", "debug").start()) {
+                app.awaitLine(java.util.regex.Pattern.quote("[argus] DEBUG TLS session with collector " + address
+                        + " established"), WAIT);
+                app.awaitLine("^CALLS 2000$", WAIT);
+                assertThat(app.output()).doesNotContain("unavailable");
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("jdks")
     void aMissingTrustStoreSwitchesExportOff(String javaHome) {
