@@ -25,6 +25,7 @@ public final class AgentSettings {
     public final String collectorHost;
     public final int collectorPort;
     public final String token;
+    public final CollectorTlsSettings collectorTls;
     public final double samplingRate;
     public final long metricsIntervalMillis;
     public final int maxMetricTargets;
@@ -51,6 +52,7 @@ public final class AgentSettings {
         this.collectorHost = collectorAddresses.get(0).host;
         this.collectorPort = collectorAddresses.get(0).port;
         this.token = config.getString("argus.collector.token", "");
+        this.collectorTls = CollectorTlsSettings.read(config);
         this.samplingRate = config.getDouble("argus.tracing.samplingRate", 0, 0, 100);
         this.metricsIntervalMillis = config.getDurationMillis("argus.metrics.interval", 10_000, 100, 3_600_000);
         this.maxMetricTargets = config.getInt("argus.metrics.maxTargets", 1000, 1, 1_000_000);

@@ -12,9 +12,11 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 
 /**
- * One TCP connection to the collector over a plain non-blocking NIO socket, driven by the exporter
+ * One TCP connection to the collector over a non-blocking NIO socket, plain or TLS, driven by the exporter
  * thread: {@link #poll} advances a pending connect, writes what is waiting, discards inbound bytes
  * and reconnects with exponential backoff. While the connection is down, or while more than
  * {@code maxPendingBytes} are waiting to be written, {@link #send} refuses and the caller counts a
@@ -25,6 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * closed connection) moves on to the next address in the list, cyclically, after the same backoff: a new
  * connection always starts with the handshake, and what was pending for the dead socket is dropped with it.
  *
+ * <p>With TLS ({@code argus.collector.tls}) the connection goes through a handshake after the TCP connect (at
+ * most {@value #HANDSHAKE_TIMEOUT_MILLIS} ms) before the agent's handshake frame; a handshake the collector
+ * rejects, or whose certificate the agent does not trust, counts as a failed connect: logged once, with the
+ * reason, and retried with the backoff.
+ *
  * <p>Not Netty: the collector connection alone loaded some 400 Netty classes at every application
  * start, for one client socket. The methods that touch the socket are synchronized: the exporter
  * thread is the only caller in normal operation, the shutdown hook may take over at exit.
@@ -33,9 +40,9 @@ final class CollectorConnection {
 
     private static final long MIN_BACKOFF_MILLIS = 500;
     private static final long CONNECT_TIMEOUT_MILLIS = 3000;
-    private static final int READ_BUFFER_BYTES = 512;
+    static final long HANDSHAKE_TIMEOUT_MILLIS = 10_000;
 
-    private enum State { DOWN, CONNECTING, CONNECTED, CLOSED }
+    private enum State { DOWN, CONNECTING, HANDSHAKING, CONNECTED, CLOSED }
 
     /** Tried in order, one after the other on each failure; never empty. */
     private final CollectorAddress[] addresses;
@@ -48,9 +55,13 @@ final class CollectorConnection {
     private final long maxBackoffMillis;
     /** Frames (or their unwritten rest) waiting for room in the socket's send buffer, oldest first. */
     private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<ByteBuffer>();
-    private final ByteBuffer discard = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    /** TLS to the collector, or null for plain TCP. */
+    private final SSLContext tls;
+    private final boolean verifyHostname;
     private volatile State state = State.DOWN;
     private SocketChannel channel;
+    /** The connected socket's byte stream; null until the TCP connect completes. */
+    private CollectorTransport transport;
     private long pendingBytes;
     private long connectDeadlineMillis;
     private long nextAttemptMillis;
@@ -63,6 +74,12 @@ final class CollectorConnection {
 
     CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
                         long maxBackoffMillis) {
+        this(addresses, handshake, maxPendingBytes, maxBackoffMillis, null, false);
+    }
+
+    /** @param tls TLS to every collector in the list, or null for plain TCP */
+    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
+                        long maxBackoffMillis, SSLContext tls, boolean verifyHostname) {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("no collector address");
         }
@@ -71,6 +88,8 @@ final class CollectorConnection {
         this.handshake = handshake;
         this.maxPendingBytes = maxPendingBytes;
         this.maxBackoffMillis = maxBackoffMillis;
+        this.tls = tls;
+        this.verifyHostname = verifyHostname;
     }
 
     /** Starts the first connect attempt; {@link #poll} completes it. */
@@ -93,6 +112,8 @@ final class CollectorConnection {
             }
         } else if (current == State.CONNECTING) {
             finishConnect();
+        } else if (current == State.HANDSHAKING) {
+            advanceHandshake();
         } else if (current == State.DOWN) {
             long now = System.currentTimeMillis();
             if (now >= nextAttemptMillis) {
@@ -114,7 +135,7 @@ final class CollectorConnection {
             connectDeadlineMillis = now + CONNECT_TIMEOUT_MILLIS;
             state = State.CONNECTING;
             if (opened.connect(new InetSocketAddress(address.host, address.port))) {
-                onConnected();
+                onTcpConnected();
             }
         } catch (Exception e) {
             // IOException, or an unresolved host name (UnresolvedAddressException)
@@ -128,12 +149,44 @@ final class CollectorConnection {
     private void finishConnect() {
         try {
             if (channel.finishConnect()) {
-                onConnected();
+                onTcpConnected();
             } else if (System.currentTimeMillis() >= connectDeadlineMillis) {
                 onDown("connect timed out after " + CONNECT_TIMEOUT_MILLIS + " ms");
             }
         } catch (IOException e) {
             onDown(e.toString());
+        }
+    }
+
+    private void onTcpConnected() {
+        if (tls == null) {
+            transport = new PlainTransport(channel);
+            onConnected();
+            return;
+        }
+        CollectorAddress address = addresses[current];
+        try {
+            transport = new TlsTransport(channel, tls, address.host, address.port, verifyHostname);
+        } catch (SSLException e) {
+            onDown("cannot start TLS: " + e.getMessage());
+            return;
+        }
+        state = State.HANDSHAKING;
+        connectDeadlineMillis = System.currentTimeMillis() + HANDSHAKE_TIMEOUT_MILLIS;
+        advanceHandshake();
+    }
+
+    private void advanceHandshake() {
+        try {
+            if (transport.handshake()) {
+                AgentLog.debug("TLS session with collector " + addresses[current] + " established");
+                onConnected();
+            } else if (System.currentTimeMillis() >= connectDeadlineMillis) {
+                onDown("no TLS handshake within " + HANDSHAKE_TIMEOUT_MILLIS
+                        + " ms: is the collector's ingest port serving TLS?");
+            }
+        } catch (IOException e) {
+            onDown(TlsFailures.describe(e));
         }
     }
 
@@ -159,10 +212,13 @@ final class CollectorConnection {
      * when there are several.
      */
     private void onDown(String reason) {
-        if (channel != null) {
+        if (transport != null) {
+            transport.close();
+            transport = null;
+        } else if (channel != null) {
             closeQuietly(channel);
-            channel = null;
         }
+        channel = null;
         pending.clear();
         pendingBytes = 0;
         if (state == State.CLOSED) {
@@ -186,7 +242,7 @@ final class CollectorConnection {
 
     /** Connected, or a connect in progress: not down and not closed. */
     synchronized boolean upOrConnecting() {
-        return state == State.CONNECTED || state == State.CONNECTING;
+        return state == State.CONNECTED || state == State.CONNECTING || state == State.HANDSHAKING;
     }
 
     /** Whether {@link #send} would take a frame now: connected, and the pending bytes below their limit. */
@@ -212,9 +268,12 @@ final class CollectorConnection {
     /** Writes as much as the socket takes without blocking; false when the connection went down. */
     private boolean flush() {
         try {
+            if (!transport.flush()) {
+                return true; // TLS records still wait for room in the socket
+            }
             ByteBuffer head;
             while ((head = pending.peekFirst()) != null) {
-                int written = channel.write(head);
+                int written = transport.write(head);
                 pendingBytes -= written;
                 if (head.hasRemaining()) {
                     return true; // the socket's send buffer is full: try again on the next poll
@@ -231,12 +290,7 @@ final class CollectorConnection {
     /** The collector never answers; anything it sends is read and dropped, end of stream means down. */
     private void discardInbound() {
         try {
-            int read;
-            do {
-                discard.clear();
-                read = channel.read(discard);
-            } while (read > 0);
-            if (read < 0) {
+            if (!transport.discardInbound()) {
                 onDown("connection closed");
             }
         } catch (IOException e) {
@@ -245,16 +299,18 @@ final class CollectorConnection {
     }
 
     /** What {@link #poll} has to do next, for the exporter to choose how long it may sleep. */
-    enum PollState { IDLE, WRITING, CONNECTING, WAITING_TO_RECONNECT }
+    enum PollState { IDLE, WRITING, CONNECTING, HANDSHAKING, WAITING_TO_RECONNECT }
 
     synchronized PollState pollState() {
         switch (state) {
             case CONNECTING:
                 return PollState.CONNECTING;
+            case HANDSHAKING:
+                return PollState.HANDSHAKING;
             case DOWN:
                 return PollState.WAITING_TO_RECONNECT;
             case CONNECTED:
-                return pendingBytes > 0 ? PollState.WRITING : PollState.IDLE;
+                return pendingBytes > 0 || transport.hasUnsentBytes() ? PollState.WRITING : PollState.IDLE;
             default:
                 return PollState.IDLE;
         }
@@ -285,14 +341,15 @@ final class CollectorConnection {
         boolean connected = state == State.CONNECTED;
         state = State.CLOSED; // from here on a failure is not reported and nothing reconnects
         if (connected) {
-            while (flush() && !pending.isEmpty() && System.currentTimeMillis() < deadline) {
+            while (flush() && (!pending.isEmpty() || transport.hasUnsentBytes())
+                    && System.currentTimeMillis() < deadline) {
                 LockSupport.parkNanos(1_000_000L);
             }
         }
         onDown("closed");
     }
 
-    private static void closeQuietly(SocketChannel channel) {
+    static void closeQuietly(SocketChannel channel) {
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLContext;
 
 /**
  * The single exporter thread: sends the span queue in batches, and once per metrics interval the HTTP
@@ -39,6 +40,8 @@ public final class Exporter implements Runnable {
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
     /** Created and driven on the exporter thread: connects and host look-ups stay off application threads. */
     private volatile CollectorConnection connection;
+    /** The collector connection could not be set up (e.g. unusable TLS trust material): spans are dropped. */
+    private volatile boolean exportOff;
     private final String agentVersion;
     private final SpanEncoder encoder = new SpanEncoder();
     private final List<RecordedSpan> batch;
@@ -86,12 +89,24 @@ public final class Exporter implements Runnable {
             return;
         }
         try {
+            SSLContext tls = null;
+            if (settings.collectorTls.enabled) {
+                try {
+                    tls = TlsClientContext.create(settings.collectorTls);
+                } catch (TlsClientContext.TlsSetupException e) {
+                    exportOff = true;
+                    AgentLog.error(e.getMessage() + "; export to the collector is off: spans and metrics are dropped"
+                            + " and counted");
+                    return;
+                }
+            }
             CollectorConnection created = new CollectorConnection(settings.collectorAddresses,
                     ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
-                    settings.maxPendingBytes, settings.maxBackoffMillis);
+                    settings.maxPendingBytes, settings.maxBackoffMillis, tls, settings.collectorTls.verifyHostname);
             created.start();
             connection = created;
         } catch (Throwable t) {
+            exportOff = true;
             AgentLog.error("cannot set up the collector connection; spans and metrics will be dropped", t);
         }
     }
@@ -161,7 +176,7 @@ public final class Exporter implements Runnable {
     }
 
     private boolean canSend(CollectorConnection connection) {
-        return settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR
+        return settings.exporterMode != AgentSettings.ExporterMode.COLLECTOR || exportOff
                 || connection != null && connection.isConnected();
     }
 
@@ -180,6 +195,8 @@ public final class Exporter implements Runnable {
                 return WRITING_PARK_NANOS;
             case CONNECTING:
                 return CONNECTING_PARK_NANOS;
+            case HANDSHAKING:
+                return WRITING_PARK_NANOS;
             case WAITING_TO_RECONNECT:
                 return Math.max(1_000_000L, connection.millisToNextAttempt() * 1_000_000L);
             default:
@@ -189,6 +206,14 @@ public final class Exporter implements Runnable {
 
     private int exportSpans() {
         CollectorConnection connection = this.connection;
+        if (exportOff) {
+            // nothing will ever take them: drop (and count) at once instead of holding a full queue
+            batch.clear();
+            int n = queue.drainTo(batch, settings.batchSize);
+            counters.droppedSpans.addAndGet(n);
+            batch.clear();
+            return n;
+        }
         if (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
                 && (connection == null || !connection.isConnected())) {
             // keep spans queued (the queue is bounded and drops new ones when full) until the
@@ -285,6 +310,17 @@ public final class Exporter implements Runnable {
         CollectorConnection connection = this.connection;
         if (connection != null) {
             connection.close(timeoutMillis);
+        }
+        reportDrops();
+    }
+
+    /** At exit, when anything was lost: how much, since the collector never sees the last heartbeat's figures. */
+    private void reportDrops() {
+        long spans = counters.droppedSpans.get();
+        long metrics = counters.droppedMetricBatches.get();
+        if (spans > 0 || metrics > 0) {
+            AgentLog.info("dropped since start: " + spans + " spans, " + metrics + " metric batches (sent "
+                    + counters.sentSpans.get() + " spans)");
         }
     }
 }

@@ -11,27 +11,36 @@ import io.argus.protocol.Frame;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.security.KeyStore;
 import java.util.HashMap;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 /**
  * Manual check of what the exporter puts on the wire at a given span rate (not run by {@code mvn test}): span
- * frames per second, spans per frame, and the exporter thread's CPU time, with the default settings unless
- * {@code -Dargus.exporter.*} says otherwise.
+ * frames per second, spans per frame, and the exporter thread's CPU time (per second and per span), with the
+ * default settings unless {@code -Dargus.exporter.*} says otherwise.
+ *
+ * <p>With {@code tls} as third argument the fake collector serves TLS from the PKCS#12 keystore
+ * {@code -Dbench.tls.keystore} (password {@code -Dbench.tls.password}) and the exporter connects with
+ * {@code argus.collector.tls}, trusting {@code -Dargus.collector.tls.trustStore}; see docs/benchmarks.md.
  *
  * <pre>
  * mvn -q -o -pl agent-core test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * cd agent-core
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
- *      io.argus.core.export.ExportRateBenchmark [spansPerSecond=5000] [seconds=10]
+ *      io.argus.core.export.ExportRateBenchmark [spansPerSecond=5000] [seconds=10] [plain|tls]
  * </pre>
  */
 public final class ExportRateBenchmark {
@@ -39,9 +48,11 @@ public final class ExportRateBenchmark {
     public static void main(String[] args) throws Exception {
         int rate = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        boolean tls = args.length > 2 && args[2].equals("tls");
         final AtomicLong frames = new AtomicLong();
         final AtomicLong spans = new AtomicLong();
-        final ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
+        final ServerSocket server = tls ? tlsServerContext().getServerSocketFactory().createServerSocket(0, 5,
+                InetAddress.getLoopbackAddress()) : new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
         Thread reader = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -66,6 +77,7 @@ public final class ExportRateBenchmark {
 
         Properties props = new Properties();
         props.setProperty("argus.collector.address", "127.0.0.1:" + server.getLocalPort());
+        props.setProperty("argus.collector.tls", Boolean.toString(tls));
         AgentSettings settings = new AgentSettings(new AgentConfig(System.getProperties(),
                 new HashMap<String, String>(), props));
         AgentCounters counters = new AgentCounters();
@@ -104,10 +116,24 @@ public final class ExportRateBenchmark {
         long f = frames.get() - frames0;
         long n = spans.get() - spans0;
         double secondsRun = elapsed / 1e9;
-        System.out.printf("offered %,d spans/s for %.1f s (batchSize %d): %.1f span frames/s, %.1f spans/frame,"
-                        + " exporter thread CPU %.1f ms/s, dropped %d%n", rate, secondsRun, settings.batchSize,
-                f / secondsRun, f == 0 ? 0.0 : (double) n / f, cpu / 1e6 / secondsRun, counters.droppedSpans.get());
+        System.out.printf("%s: offered %,d spans/s for %.1f s (batchSize %d): %.1f span frames/s, %.1f spans/frame,"
+                        + " exporter thread CPU %.1f ms/s, %.3f us/span, dropped %d%n", tls ? "tls" : "plain", rate,
+                secondsRun, settings.batchSize, f / secondsRun, f == 0 ? 0.0 : (double) n / f, cpu / 1e6 / secondsRun,
+                n == 0 ? 0.0 : cpu / 1e3 / n, counters.droppedSpans.get());
         exporter.shutdown(1000);
         server.close();
+    }
+
+    private static SSLContext tlsServerContext() throws Exception {
+        char[] password = System.getProperty("bench.tls.password", "").toCharArray();
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = new FileInputStream(System.getProperty("bench.tls.keystore"))) {
+            keys.load(in, password);
+        }
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, password);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(factory.getKeyManagers(), null, null);
+        return context;
     }
 }

@@ -67,6 +67,11 @@ public final class TestCertificates {
         return dir.resolve("server.key.pem");
     }
 
+    /** The test CA's certificate (PEM), the one to trust. */
+    public Path caCertificatePem() {
+        return dir.resolve("ca.crt");
+    }
+
     /** A client context that trusts the test CA (and nothing else). */
     public SSLContext clientContext() {
         try {

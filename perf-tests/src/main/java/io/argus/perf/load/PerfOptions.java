@@ -53,8 +53,8 @@ public final class PerfOptions {
                   --target NAME           target application: sample (default) or druid (an Apache Druid
                                           nano cluster; its jars are fetched with Maven on first use)
                   --endpoint NAME         sample target's load endpoint: call (front->back, default), ping, cpu
-                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,elastic
-                                          (default: all six; baseline is needed for the comparisons)
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,elastic
+                                          (default: all seven; baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
                   --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of

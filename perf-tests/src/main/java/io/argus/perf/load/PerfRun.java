@@ -82,7 +82,8 @@ public final class PerfRun {
             r.description = s.description();
             r.agent = agentLabel(s);
             for (String service : target.serviceNames()) {
-                r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>", plugins));
+                r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
+                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins));
             }
             results.scenarios.add(r);
             byName.put(s.name(), r);
@@ -181,7 +182,8 @@ public final class PerfRun {
         try {
             if (scenarios.stream().anyMatch(Scenario::needsCollector)) {
                 try {
-                    collector = startCollector(out.resolve("work/collector-startup"), out.resolve("logs/startup/collector.log"));
+                    collector = startCollector(out.resolve("work/collector-startup"), out.resolve("logs/startup/collector.log"),
+                            scenarios.stream().anyMatch(PerfRun::exportsOtlp));
                     say("collector for the start-up passes: ingest %s", collector.ingestAddress());
                 } catch (Exception e) {
                     for (Scenario s : scenarios) {
@@ -264,14 +266,20 @@ public final class PerfRun {
         }
     }
 
-    private CollectorProcess startCollector(Path dataDir, Path log) throws IOException, InterruptedException {
+    /** A peer agent that needs the collector sends to its OTLP/HTTP receiver. */
+    private static boolean exportsOtlp(Scenario s) {
+        return s.isPeer() && s.needsCollector();
+    }
+
+    private CollectorProcess startCollector(Path dataDir, Path log, boolean otlp) throws IOException, InterruptedException {
         return CollectorProcess.start(CollectorProcess.Launch.script(home.collectorScript(), javaHome())
-                .prefixed(placement.loadPrefix()), dataDir, log, Duration.ofSeconds(90));
+                .prefixed(placement.loadPrefix()), dataDir, log, Duration.ofSeconds(90), otlp);
     }
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
         String address = collector == null ? "127.0.0.1:9898" : collector.ingestAddress();
-        return service -> s.jvmOptions(service, home, peers, address, plugins);
+        String otlp = collector == null ? "http://127.0.0.1:4318" : collector.otlpEndpoint();
+        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins);
     }
 
     private Path javaHome() {
@@ -309,7 +317,7 @@ public final class PerfRun {
         try {
             if (s.needsCollector()) {
                 collector = startCollector(out.resolve("work/collector-" + s.name() + "-p" + pass),
-                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"));
+                        out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"), exportsOtlp(s));
             }
             String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
             try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target, scenarioOptions(s, collector),
@@ -487,7 +495,9 @@ public final class PerfRun {
                 }
                 Thread.sleep(1000);
             }
-            c.spansReceived = metrics.get("argus_collector_spans_received_total");
+            // the native ingest's frames and the spans the OTLP/HTTP receiver accepted
+            c.spansReceived = sum(metrics.get("argus_collector_spans_received_total"),
+                    metrics.get("argus_collector_otlp_spans_accepted_total"));
             c.spansStored = metrics.get("argus_collector_spans_stored_total");
             // before the trace queries below, which cost the collector CPU of their own
             collectorCost(s, c, collector, before, loadRequests);
@@ -510,7 +520,9 @@ public final class PerfRun {
             }
             if (s.samplingRate() > 0) {
                 try {
-                    c.traceChain = collector.checkTraceChain(target.tracedServices(), target.tracedRootName(), 200);
+                    // a peer names its root spans its own way (OpenTelemetry: "GET" without a route): any root
+                    c.traceChain = collector.checkTraceChain(target.tracedServices(),
+                            s.isArgus() ? target.tracedRootName() : "", 200);
                     c.traceChainOk = true;
                 } catch (java.io.IOException e) {
                     c.traceChain = e.getMessage();
@@ -568,6 +580,10 @@ public final class PerfRun {
                 s.name(), c.cpuMsLoad, c.spansStoredLoad, c.cpuUsPerSpan == null ? "-" : String.format(Locale.ROOT, "%.1f",
                         c.cpuUsPerSpan), c.cpuUsPerRequest == null ? "-" : String.format(Locale.ROOT, "%.1f",
                         c.cpuUsPerRequest));
+    }
+
+    private static Double sum(Double a, Double b) {
+        return a == null ? b : b == null ? a : a + b;
     }
 
     private static String num(Double v) {

@@ -10,7 +10,8 @@ import java.util.List;
  * One configuration the targets run under. Each scenario gets fresh JVMs.
  *
  * @param agent          none, argus, opentelemetry or elastic
- * @param needsCollector whether an Argus collector must be listening
+ * @param needsCollector whether an Argus collector must be listening (for a peer: it exports to the collector's
+ *                       OTLP/HTTP port)
  * @param samplingRate   Argus tracing sampling rate in percent (Argus scenarios only)
  * @param onlyJvmPlugin  Argus with every plugin but jvm switched off
  */
@@ -29,11 +30,16 @@ public record Scenario(String name, String description, String agent, boolean ne
     public static final Scenario OTEL = new Scenario("otel",
             "OpenTelemetry Java agent, default instrumentation (parent-based always-on sampler), exporters off",
             "opentelemetry", false, 100, false);
+    public static final Scenario OTEL_OTLP = new Scenario("otel-otlp",
+            "OpenTelemetry Java agent, default instrumentation (parent-based always-on sampler), exporting traces and"
+                    + " metrics over OTLP/HTTP protobuf to a real Argus collector (batch delay 1 s, metrics every 10 s,"
+                    + " like Argus's defaults)", "opentelemetry", true, 100, false);
     public static final Scenario ELASTIC = new Scenario("elastic",
             "Elastic APM Java agent, default instrumentation (transaction_sample_rate 1.0), sending disabled",
             "elastic", false, 100, false);
 
-    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, OTEL, ELASTIC);
+    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, OTEL, OTEL_OTLP,
+            ELASTIC);
 
     public static Scenario byName(String name) {
         for (Scenario s : ALL) {
@@ -75,10 +81,11 @@ public record Scenario(String name, String description, String agent, boolean ne
      * The JVM options this scenario adds to an instrumented process, exactly as passed.
      *
      * @param collectorAddress host:port of the collector's ingest port (Argus scenarios)
+     * @param otlpEndpoint     base URL of the collector's OTLP/HTTP port (OpenTelemetry exporting to it)
      * @param plugins          the Argus plugin names (jvm-only switches off all but jvm)
      */
     public List<String> jvmOptions(String service, ArgusHome home, Path peersDir, String collectorAddress,
-                                   List<String> plugins) {
+                                   String otlpEndpoint, List<String> plugins) {
         List<String> o = new ArrayList<>();
         switch (agent) {
             case "argus" -> {
@@ -97,8 +104,18 @@ public record Scenario(String name, String description, String agent, boolean ne
             case "opentelemetry" -> {
                 o.add("-javaagent:" + peersDir.resolve(peerJar()).toAbsolutePath().normalize());
                 o.add("-Dotel.service.name=" + service);
-                o.add("-Dotel.traces.exporter=none");
-                o.add("-Dotel.metrics.exporter=none");
+                if (needsCollector) {
+                    o.add("-Dotel.exporter.otlp.protocol=http/protobuf");
+                    o.add("-Dotel.exporter.otlp.endpoint=" + otlpEndpoint);
+                    o.add("-Dotel.traces.exporter=otlp");
+                    o.add("-Dotel.metrics.exporter=otlp");
+                    // Argus sends a span at most argus.exporter.maxDelay (1 s) after it ends, metrics every 10 s
+                    o.add("-Dotel.bsp.schedule.delay=1000");
+                    o.add("-Dotel.metric.export.interval=10000");
+                } else {
+                    o.add("-Dotel.traces.exporter=none");
+                    o.add("-Dotel.metrics.exporter=none");
+                }
                 o.add("-Dotel.logs.exporter=none");
             }
             case "elastic" -> {

@@ -16,7 +16,8 @@ class PerfOptionsTest {
     @Test
     void defaultsRunAllSixScenarios() throws Exception {
         PerfOptions o = PerfOptions.parse(new String[0]);
-        assertThat(o.scenarios).containsExactly("baseline", "jvm-only", "default-0", "default-100", "otel", "elastic");
+        assertThat(o.scenarios).containsExactly("baseline", "jvm-only", "default-0", "default-100", "otel", "otel-otlp",
+                "elastic");
         assertThat(o.rounds).isEqualTo(10);
         assertThat(o.roundSize).isEqualTo(1000);
         assertThat(o.discardRounds).isEqualTo(1);
@@ -107,19 +108,27 @@ class PerfOptionsTest {
     void scenarioFlags() {
         ArgusHome home = new ArgusHome(java.nio.file.Path.of("/opt/argus"));
         java.nio.file.Path peers = java.nio.file.Path.of("/opt/argus/perf/peers");
-        List<String> jvmOnly = Scenario.JVM_ONLY.jvmOptions("front", home, peers, "127.0.0.1:9", List.of("jvm", "jetty",
+        List<String> jvmOnly = Scenario.JVM_ONLY.jvmOptions("front", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm", "jetty",
                 "okhttp"));
         assertThat(jvmOnly).containsExactly("-javaagent:/opt/argus/agent/argus-agent.jar", "-Dargus.service.name=front",
                 "-Dargus.collector.address=127.0.0.1:9", "-Dargus.tracing.samplingRate=0",
                 "-Dargus.plugin.jetty.enabled=false", "-Dargus.plugin.okhttp.enabled=false");
-        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", List.of("jvm")))
+        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm")))
                 .contains("-Dargus.tracing.samplingRate=100", "-Dargus.service.name=back");
-        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", List.of())).contains(
+        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", "y", List.of())).contains(
                 "-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar", "-Dotel.traces.exporter=none",
                 "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none");
-        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", List.of())).contains(
+        List<String> otlp = Scenario.OTEL_OTLP.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8",
+                List.of());
+        assertThat(otlp).contains("-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar",
+                "-Dotel.service.name=back", "-Dotel.exporter.otlp.protocol=http/protobuf",
+                "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:8", "-Dotel.traces.exporter=otlp",
+                "-Dotel.metrics.exporter=otlp", "-Dotel.logs.exporter=none");
+        assertThat(Scenario.OTEL_OTLP.needsCollector()).isTrue();
+        assertThat(Scenario.names()).contains("otel", "otel-otlp");
+        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", "y", List.of())).contains(
                 "-Delastic.apm.disable_send=true", "-Delastic.apm.service_name=front",
                 "-Delastic.apm.central_config=false", "-Delastic.apm.cloud_provider=NONE");
-        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", List.of())).isEmpty();
+        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of())).isEmpty();
     }
 }

@@ -29,17 +29,22 @@ public final class CollectorProcess implements AutoCloseable {
 
     static final Pattern STARTED = Pattern.compile(
             "Argus collector started: ingest ([^\\s,]+):(\\d+), http http://([^/\\s]+):(\\d+)/");
+    /** The OTLP/HTTP part of the same line, when the receiver is on. */
+    static final Pattern OTLP = Pattern.compile("otlp (https?)://([^/\\s]+):(\\d+)/v1/");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ManagedProcess process;
     private final int ingestPort;
     private final int httpPort;
+    /** Base URL of the OTLP/HTTP receiver ({@code http://127.0.0.1:port}), or null when it is off. */
+    private final String otlpEndpoint;
     private final Path dataDir;
 
-    private CollectorProcess(ManagedProcess process, int ingestPort, int httpPort, Path dataDir) {
+    private CollectorProcess(ManagedProcess process, int ingestPort, int httpPort, String otlpEndpoint, Path dataDir) {
         this.process = process;
         this.ingestPort = ingestPort;
         this.httpPort = httpPort;
+        this.otlpEndpoint = otlpEndpoint;
         this.dataDir = dataDir;
     }
 
@@ -84,10 +89,19 @@ public final class CollectorProcess implements AutoCloseable {
      */
     public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout)
             throws IOException, InterruptedException {
+        return start(launch, dataDir, log, timeout, false);
+    }
+
+    /**
+     * @param otlp with the OTLP/HTTP receiver on a loopback port that was free a moment before (the collector's
+     *             command line has no "any free port" for it); otherwise it is off
+     */
+    public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout, boolean otlp)
+            throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         List<String> cmd = new ArrayList<>(launch.command());
-        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
-                dataDir.toString()));
+        cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port",
+                otlp ? Integer.toString(freeLoopbackPort()) : "0", "--data-dir", dataDir.toString()));
         ManagedProcess p = launch.isolated()
                 ? ManagedProcess.startIsolated("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED))
                 : ManagedProcess.start("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED));
@@ -100,7 +114,8 @@ public final class CollectorProcess implements AutoCloseable {
             }
             Matcher m = STARTED.matcher(line);
             m.find();
-            CollectorProcess c = new CollectorProcess(p, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)), dataDir);
+            CollectorProcess c = new CollectorProcess(p, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)),
+                    otlpEndpoint(line), dataDir);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (Http.probe(RequestSpec.get(c.api("/api/services")), 1000) != 200) {
                 if (System.nanoTime() > deadline || !p.isAlive()) {
@@ -113,6 +128,23 @@ public final class CollectorProcess implements AutoCloseable {
             p.stop(10_000);
             throw e;
         }
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    /** {@code http://host:port} of the OTLP/HTTP receiver named in the start line, or null. */
+    static String otlpEndpoint(String startLine) {
+        Matcher m = OTLP.matcher(startLine);
+        return m.find() ? m.group(1) + "://" + m.group(2) + ":" + m.group(3) : null;
+    }
+
+    /** Base URL for OpenTelemetry's {@code otel.exporter.otlp.endpoint}; null when the receiver is off. */
+    public String otlpEndpoint() {
+        return otlpEndpoint;
     }
 
     public String ingestAddress() {

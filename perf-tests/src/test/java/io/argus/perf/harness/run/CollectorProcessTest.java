@@ -41,4 +41,13 @@ class CollectorProcessTest {
         assertThat(m.group(2)).isEqualTo("40123");
         assertThat(m.group(4)).isEqualTo("40124");
     }
+
+    @Test
+    void otlpEndpointFromTheStartLine() {
+        assertThat(CollectorProcess.otlpEndpoint("12:00:00 INFO Argus collector started: ingest 127.0.0.1:40123, http"
+                + " http://127.0.0.1:40124/, otlp http://127.0.0.1:40125/v1/, data /tmp/d"))
+                .isEqualTo("http://127.0.0.1:40125");
+        assertThat(CollectorProcess.otlpEndpoint("Argus collector started: ingest 127.0.0.1:1, http http://127.0.0.1:2/,"
+                + " data /tmp/d")).isNull();
+    }
 }

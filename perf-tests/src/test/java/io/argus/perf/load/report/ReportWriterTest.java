@@ -1,6 +1,7 @@
 package io.argus.perf.load.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.perf.load.Scenario;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.perf.load.model.RunResults;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class ReportWriterTest {
         ReportWriter.write(r, dir);
         JsonNode root = new ObjectMapper().readTree(dir.resolve(ReportWriter.JSON).toFile());
         assertThat(root.path("schema").asText()).isEqualTo(RunResults.SCHEMA);
-        assertThat(root.path("scenarios")).hasSize(6);
+        assertThat(root.path("scenarios")).hasSize(Scenario.ALL.size());
         for (JsonNode s : root.path("scenarios")) {
             assertThat(s.path("startup")).hasSize(SyntheticResults.STARTUP_RUNS);
             assertThat(s.path("startup").get(0).path("processes")).hasSize(2);
@@ -37,7 +38,7 @@ class ReportWriterTest {
             assertThat(s.path("gatling").path("qps").asDouble()).isPositive();
             assertThat(s.path("resources")).hasSize(2);
         }
-        assertThat(root.path("comparisons")).hasSize(5);
+        assertThat(root.path("comparisons")).hasSize(Scenario.ALL.size() - 1);
         JsonNode qps = null;
         for (JsonNode m : root.path("comparisons").get(0).path("metrics")) {
             if (m.path("metric").asText().equals("qps")) {
@@ -50,7 +51,7 @@ class ReportWriterTest {
 
         // and it reads back into the model
         RunResults back = ReportWriter.read(dir.resolve(ReportWriter.JSON));
-        assertThat(back.scenarios).hasSize(6);
+        assertThat(back.scenarios).hasSize(Scenario.ALL.size());
         assertThat(back.scenario("default-100").collector.tracesStored).isEqualTo(5302L);
         assertThat(back.scenario("otel").closedLoop.rounds.get(2).latenciesUs)
                 .containsExactly(r.scenario("otel").closedLoop.rounds.get(2).latenciesUs);
@@ -66,7 +67,7 @@ class ReportWriterTest {
             assertThat(at).as(section).isGreaterThan(last);
             last = at;
         }
-        for (String s : new String[]{"baseline", "jvm-only", "default-0", "default-100", "otel", "elastic"}) {
+        for (String s : new String[]{"baseline", "jvm-only", "default-0", "default-100", "otel", "otel-otlp", "elastic"}) {
             assertThat(md).contains("| " + s + " |").contains("### " + s);
         }
         assertThat(md).contains("-Dfoo=<bar>", "Test CPU \\| with a pipe", "PASS", "reference");
