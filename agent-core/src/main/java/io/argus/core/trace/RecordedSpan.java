@@ -2,6 +2,8 @@ package io.argus.core.trace;
 
 import io.argus.bridge.ActiveSpan;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * One sampled span. Written by the application thread that owns it until it is finished, then
  * handed to the exporter through a lock-free queue and never touched by the application again.
@@ -52,7 +54,8 @@ public final class RecordedSpan extends ActiveSpan {
 
     @Override
     public String traceparent() {
-        char[] out = new char[55];
+        // Latin-1 bytes: the string keeps them as they are (a char[] would be compressed into a second array)
+        byte[] out = new byte[55];
         out[0] = '0';
         out[1] = '0';
         out[2] = '-';
@@ -63,7 +66,7 @@ public final class RecordedSpan extends ActiveSpan {
         out[52] = '-';
         out[53] = '0';
         out[54] = '1';
-        return new String(out);
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     @Override
@@ -196,6 +199,11 @@ public final class RecordedSpan extends ActiveSpan {
 
     public String dbName() {
         return dbName;
+    }
+
+    /** The name the span was given (internal spans); null for the others, whose name is composed from their fields. */
+    public String name() {
+        return name;
     }
 
     public int extraTagCount() {
