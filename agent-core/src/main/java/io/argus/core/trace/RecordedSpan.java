@@ -26,9 +26,11 @@ public final class RecordedSpan extends ActiveSpan {
     long parentSpanId;
     final byte kind;
     byte status;
-    String name;
     String method;
-    /** Server: request path. Client: full URL. */
+    /**
+     * What the span is about: server, the request path; client, the full URL; database, the SQL; internal,
+     * the span's name. One field for all kinds keeps the span (two per traced request) small.
+     */
     String target;
     /** Server: the route the request matched (a template such as {@code /orders/{id}}), or null. */
     String route;
@@ -40,13 +42,13 @@ public final class RecordedSpan extends ActiveSpan {
     /** Database spans only: the system (h2, postgresql, ...) and the database name. */
     String dbSystem;
     String dbName;
-    long startEpochNanos;
     long startNanoTime;
     long durationNanos = -1;
     /** What was current on the starting thread before this span; restored by {@code detach}. */
     RecordedSpan previous;
     private String[] extraTags;
-    private int extraTagCount;
+    /** At most 32 (the array stops growing at 64 slots). */
+    private byte extraTagCount;
 
     RecordedSpan(byte kind) {
         this.kind = kind;
@@ -161,7 +163,7 @@ public final class RecordedSpan extends ActiveSpan {
     }
 
     public long startEpochNanos() {
-        return startEpochNanos;
+        return Tracer.EPOCH_OFFSET_NANOS + startNanoTime;
     }
 
     public long durationNanos() {
@@ -173,7 +175,7 @@ public final class RecordedSpan extends ActiveSpan {
     }
 
     public String target() {
-        return target;
+        return kind == KIND_INTERNAL ? null : target;
     }
 
     public String host() {
@@ -203,7 +205,7 @@ public final class RecordedSpan extends ActiveSpan {
 
     /** The name the span was given (internal spans); null for the others, whose name is composed from their fields. */
     public String name() {
-        return name;
+        return kind == KIND_INTERNAL ? target : null;
     }
 
     public int extraTagCount() {
@@ -220,8 +222,8 @@ public final class RecordedSpan extends ActiveSpan {
 
     /** Server: "GET /route" (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: the given name. */
     public String displayName() {
-        if (name != null) {
-            return name;
+        if (kind == KIND_INTERNAL && target != null) {
+            return target;
         }
         if (dbSystem != null) {
             return method + ' ' + (dbName != null ? dbName : dbSystem);

@@ -9,8 +9,8 @@ public final class Tracer {
     /** Each thread's {@link ThreadContext}: one look-up per operation, whatever it reads or writes. */
     private static final ThreadLocal<ThreadContext> THREADS = new ThreadLocal<ThreadContext>();
 
-    /** epoch nanos = this + System.nanoTime() */
-    private final long epochOffsetNanos;
+    /** Epoch nanos = this + System.nanoTime(), for every span of this JVM: the spans keep the nano time alone. */
+    static final long EPOCH_OFFSET_NANOS = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     private final Sampler sampler;
     private final SpanSink sink;
     /** False: the sampler decides every server request; callers' ids are joined, their decisions ignored. */
@@ -24,7 +24,6 @@ public final class Tracer {
         this.sampler = sampler;
         this.sink = sink;
         this.honorInboundSampling = honorInboundSampling;
-        this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     }
 
     /** This thread's context; null when it was never given one (reading it then allocates nothing). */
@@ -140,7 +139,7 @@ public final class Tracer {
         } else {
             return null;
         }
-        span.name = name;
+        span.target = name;
         begin(span, System.nanoTime());
         makeCurrent(span, thread != null ? thread : context());
         return span;
@@ -233,9 +232,8 @@ public final class Tracer {
         span.parentSpanId = 0;
     }
 
-    private void begin(RecordedSpan span, long startNanos) {
+    private static void begin(RecordedSpan span, long startNanos) {
         span.startNanoTime = startNanos;
-        span.startEpochNanos = epochOffsetNanos + startNanos;
     }
 
     private static void makeCurrent(RecordedSpan span, ThreadContext thread) {

@@ -30,6 +30,11 @@ import java.util.concurrent.TimeUnit;
  * plugin) with one client span under it (jdk-http-client plugin, which injects {@code traceparent});
  * at 0% it is the untraced twin, which must allocate nothing more than without the agent.
  *
+ * <p>{@link #requestWithOwnTraceHeader} is the same request whose downstream call carries a
+ * {@code traceparent} header the application set itself: without the agent it measures what
+ * {@code java.net.http} allocates to send that one header (the header map copies, the request line
+ * buffer), the part of a traced request's cost that is the library's and not the agent's.
+ *
  * <p>Unlike the other benchmarks of the package, the benchmark thread holds no span of its own: the
  * server span is started by the jetty plugin on Jetty's thread, as for a real request.
  */
@@ -39,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 public class TracedRequestBenchmark {
 
     private static final String REQUEST = "GET /front HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    private static final String REQUEST_WITH_HEADER = "GET /front-with-header HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
     private TinyHttpServer backend;
     private HttpClient client;
@@ -51,6 +57,8 @@ public class TracedRequestBenchmark {
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpRequest downstream = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + backend.port() + "/back"))
                 .GET().build();
+        HttpRequest downstreamWithHeader = HttpRequest.newBuilder(downstream.uri())
+                .header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01").GET().build();
         HttpResponse.BodyHandler<Void> discarding = HttpResponse.BodyHandlers.discarding();
         jetty = new Server();
         local = new LocalConnector(jetty);
@@ -58,7 +66,8 @@ public class TracedRequestBenchmark {
         jetty.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                HttpResponse<Void> answer = client.send(downstream, discarding);
+                boolean withHeader = request.getHttpURI().getPath().endsWith("-with-header");
+                HttpResponse<Void> answer = client.send(withHeader ? downstreamWithHeader : downstream, discarding);
                 response.setStatus(answer.statusCode());
                 callback.succeeded();
                 return true;
@@ -76,5 +85,10 @@ public class TracedRequestBenchmark {
     @Benchmark
     public String tracedRequest() throws Exception {
         return local.getResponse(REQUEST);
+    }
+
+    @Benchmark
+    public String requestWithOwnTraceHeader() throws Exception {
+        return local.getResponse(REQUEST_WITH_HEADER);
     }
 }
