@@ -17,7 +17,16 @@ public final class ClientCalls {
 
     /** Starts a client span as a child of the current span; null when this thread has no sampled span. */
     public static ActiveSpan start(String method, String host, int port, String url) {
-        return hooks.start(method, host, port, url);
+        return hooks.start(method, host, port, url, System.nanoTime());
+    }
+
+    /**
+     * {@link #start(String, String, int, String)} for a call whose start time the advice has already read
+     * ({@code System.nanoTime()}): the span starts then, and the clock is not read again. Pass the same
+     * value to {@link #end}.
+     */
+    public static ActiveSpan start(String method, String host, int port, String url, long startNanos) {
+        return hooks.start(method, host, port, url, startNanos);
     }
 
     /**

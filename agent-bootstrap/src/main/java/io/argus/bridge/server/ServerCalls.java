@@ -21,7 +21,16 @@ public final class ServerCalls {
      * single and multi header), and makes it current on this thread. Null when not traced.
      */
     public static <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
-        return hooks.start(method, path, request, headers);
+        return hooks.start(method, path, System.nanoTime(), request, headers);
+    }
+
+    /**
+     * {@link #start(String, String, Object, HeaderGetter)} for a request whose start time the server or
+     * the advice has already read ({@code System.nanoTime()}): the span starts then, and the clock is
+     * not read again. Pass the same value to {@link #end}.
+     */
+    public static <C> ActiveSpan start(String method, String path, long startNanos, C request, HeaderGetter<C> headers) {
+        return hooks.start(method, path, startNanos, request, headers);
     }
 
     /**

@@ -18,8 +18,8 @@ public final class ClientRecorder implements ClientHooks {
     }
 
     @Override
-    public ActiveSpan start(String method, String host, int port, String url) {
-        return tracer.startClient(method, host, port, url);
+    public ActiveSpan start(String method, String host, int port, String url, long startNanos) {
+        return tracer.startClient(method, host, port, url, startNanos);
     }
 
     @Override

@@ -99,11 +99,71 @@ final class ProtoWriter {
         if (value == null || value.isEmpty()) {
             return;
         }
+        beginString(field, utf8Length(value));
+        writeUtf8(value);
+    }
+
+    /**
+     * A string field holding {@code first}, {@code separator} and {@code second} (an ASCII separator): the
+     * bytes of {@code first + separator + second}, without building that string.
+     */
+    void writeJoined(int field, String first, char separator, String second) {
+        beginString(field, utf8Length(first) + 1 + utf8Length(second));
+        writeUtf8(first);
+        buffer[position++] = (byte) separator;
+        writeUtf8(second);
+    }
+
+    /** A string field holding {@code text}, {@code separator} and the decimal digits of {@code number}. */
+    void writeWithNumber(int field, String text, char separator, int number) {
+        int numberLength = decimalLength(number);
+        beginString(field, utf8Length(text) + 1 + numberLength);
+        writeUtf8(text);
+        buffer[position++] = (byte) separator;
+        writeDecimal(number, numberLength);
+    }
+
+    /** A string field holding the decimal digits of {@code number}, as {@code Integer.toString} writes them. */
+    void writeDecimalString(int field, int number) {
+        int length = decimalLength(number);
+        beginString(field, length);
+        writeDecimal(number, length);
+    }
+
+    /** The tag and length of a string field, and room for its {@code length} bytes. */
+    private void beginString(int field, int length) {
         writeTag(field, WIRE_LENGTH_DELIMITED);
-        int length = utf8Length(value);
         writeVarint(length);
         ensure(length);
-        writeUtf8(value);
+    }
+
+    static int decimalLength(int number) {
+        long n = number;
+        int length = 1;
+        if (n < 0) {
+            length++;
+            n = -n;
+        }
+        while (n >= 10) {
+            length++;
+            n /= 10;
+        }
+        return length;
+    }
+
+    private void writeDecimal(int number, int length) {
+        long n = number;
+        int end = position + length;
+        if (n < 0) {
+            buffer[position] = '-';
+            n = -n;
+        }
+        int p = end;
+        do {
+            buffer[--p] = (byte) ('0' + (int) (n % 10));
+            n /= 10;
+        } while (n != 0);
+        position = end;
     }
 
     /** A packed repeated int64 field. */

@@ -30,7 +30,7 @@ final class SpanEncoder {
         out.writeFixed64(SPAN_SPAN_ID, s.spanId());
         out.writeFixed64(SPAN_PARENT_SPAN_ID, s.parentSpanId());
         out.writeInt32(SPAN_KIND, s.kind());
-        out.writeString(SPAN_NAME, s.displayName());
+        writeName(s);
         out.writeUInt64(SPAN_START_EPOCH_NANOS, s.startEpochNanos());
         out.writeUInt64(SPAN_DURATION_NANOS, s.durationNanos());
         out.writeInt32(SPAN_STATUS, s.status());
@@ -48,6 +48,27 @@ final class SpanEncoder {
         out.endMessage(span);
     }
 
+    /**
+     * The span's display name, written from its parts (no string is built per span). Server: "GET /route"
+     * (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: its name.
+     * The same bytes as {@link RecordedSpan#displayName()}.
+     */
+    private void writeName(RecordedSpan s) {
+        if (s.name() != null) {
+            out.writeString(SPAN_NAME, s.name());
+        } else if (s.dbSystem() != null) {
+            out.writeJoined(SPAN_NAME, String.valueOf(s.method()), ' ', s.dbName() != null ? s.dbName() : s.dbSystem());
+        } else {
+            String method = s.method() == null ? "HTTP" : s.method();
+            String named = s.kind() == RecordedSpan.KIND_SERVER ? (s.route() != null ? s.route() : s.target()) : s.host();
+            if (named == null) {
+                out.writeString(SPAN_NAME, method);
+            } else {
+                out.writeJoined(SPAN_NAME, method, ' ', named);
+            }
+        }
+    }
+
     private void writeDbTags(RecordedSpan s) {
         tag(Tags.DB_SYSTEM, s.dbSystem());
         if (s.dbName() != null) {
@@ -59,9 +80,7 @@ final class SpanEncoder {
         if (s.target() != null) {
             tag(Tags.DB_STATEMENT, SqlSanitizer.sanitize(s.target()));
         }
-        if (s.host() != null) {
-            tag(Tags.PEER, s.port() > 0 ? s.host() + ':' + s.port() : s.host());
-        }
+        peerTag(s);
     }
 
     private void writeHttpTags(RecordedSpan s) {
@@ -75,11 +94,27 @@ final class SpanEncoder {
             tag(Tags.HTTP_ROUTE, s.route());
         }
         if (s.httpStatus() >= 0) {
-            tag(Tags.HTTP_STATUS_CODE, Integer.toString(s.httpStatus()));
+            int tag = out.beginMessage(SPAN_TAGS);
+            out.writeString(TAG_KEY, Tags.HTTP_STATUS_CODE);
+            out.writeDecimalString(TAG_VALUE, s.httpStatus());
+            out.endMessage(tag);
         }
-        if (s.host() != null) {
-            tag(Tags.PEER, s.port() > 0 ? s.host() + ':' + s.port() : s.host());
+        peerTag(s);
+    }
+
+    /** "host:port", or the host alone without a port. */
+    private void peerTag(RecordedSpan s) {
+        if (s.host() == null) {
+            return;
         }
+        if (s.port() <= 0) {
+            tag(Tags.PEER, s.host());
+            return;
+        }
+        int tag = out.beginMessage(SPAN_TAGS);
+        out.writeString(TAG_KEY, Tags.PEER);
+        out.writeWithNumber(TAG_VALUE, s.host(), ':', s.port());
+        out.endMessage(tag);
     }
 
     private void tag(String key, String value) {

@@ -6,6 +6,7 @@ import io.argus.bridge.server.ServerHooks;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.trace.InboundContext;
 import io.argus.core.trace.RecordedSpan;
+import io.argus.core.trace.ThreadContext;
 import io.argus.core.trace.Tracer;
 
 /** The agent behind {@code ServerCalls}: inbound context, server spans, HTTP server metrics. */
@@ -14,13 +15,6 @@ public final class ServerRecorder implements ServerHooks {
     private final Tracer tracer;
     private final CallMetricsTable metrics;
     private final RouteNormalizer routes;
-    /** The template a framework named for the request in progress on each thread. */
-    private final ThreadLocal<String[]> templates = new ThreadLocal<String[]>() {
-        @Override
-        protected String[] initialValue() {
-            return new String[1];
-        }
-    };
     /** Set once a framework plugin names a route: until then no request pays for the thread-local. */
     private volatile boolean templatesSeen;
 
@@ -32,12 +26,14 @@ public final class ServerRecorder implements ServerHooks {
 
     /** The one place that reads inbound propagation headers: W3C first, then B3 single, then B3 multi. */
     @Override
-    public <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
+    public <C> ActiveSpan start(String method, String path, long startNanos, C request, HeaderGetter<C> headers) {
+        ThreadContext thread = null;
         if (templatesSeen) {
-            templates.get()[0] = null;
+            thread = Tracer.context();
+            thread.routeTemplate(null);
         }
         if (request == null || headers == null) {
-            return tracer.startServer(method, path, null, null, null);
+            return tracer.startServer(method, path, startNanos, null, null, null, thread);
         }
         String traceparent = headers.get(request, "traceparent");
         String tracestate = null;
@@ -54,7 +50,7 @@ public final class ServerRecorder implements ServerHooks {
                 }
             }
         }
-        return tracer.startServer(method, path, traceparent, tracestate, b3);
+        return tracer.startServer(method, path, startNanos, traceparent, tracestate, b3, thread);
     }
 
     @Override
@@ -63,7 +59,8 @@ public final class ServerRecorder implements ServerHooks {
         boolean failed = error != null || status >= 500;
         // metrics: the path the request ended with (a forward may change it), traced or not;
         // the span keeps the name of the path it started with
-        String template = templatesSeen ? takeTemplate() : null;
+        ThreadContext thread = templatesSeen ? Tracer.existingContext() : null;
+        String template = thread != null ? thread.takeRouteTemplate() : null;
         String route = template != null ? template : routes.route(path);
         metrics.record(method, route, status, now - startNanos, failed);
         if (span instanceof RecordedSpan) {
@@ -71,7 +68,7 @@ public final class ServerRecorder implements ServerHooks {
             String started = recorded.target();
             recorded.setRoute(template != null || started == null || started.equals(path) ? route : routes.route(started));
             recorded.setHttpStatus(status);
-            tracer.end(recorded, now, error, failed);
+            tracer.end(recorded, now, error, failed, thread);
         }
     }
 
@@ -79,15 +76,7 @@ public final class ServerRecorder implements ServerHooks {
     public void route(String template) {
         if (template != null) {
             templatesSeen = true;
-            templates.get()[0] = template;
+            Tracer.context().routeTemplate(template);
         }
-    }
-
-    /** The template named on this thread since the request started (a request ended on another thread has none). */
-    private String takeTemplate() {
-        String[] slot = templates.get();
-        String template = slot[0];
-        slot[0] = null;
-        return template;
     }
 }

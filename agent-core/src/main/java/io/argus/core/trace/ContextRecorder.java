@@ -29,10 +29,7 @@ public final class ContextRecorder implements ContextHooks {
 
     @Override
     public Object attachInherited(Object context) {
-        if (context instanceof RecordedSpan) {
-            tracer.markInherited((RecordedSpan) context);
-        }
-        return attach(context);
+        return context instanceof RecordedSpan ? tracer.attachInherited((RecordedSpan) context) : attach(context);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.argus.core.trace;
 
 import io.argus.bridge.ActiveSpan;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * One sampled span. Written by the application thread that owns it until it is finished, then
  * handed to the exporter through a lock-free queue and never touched by the application again.
@@ -24,9 +26,11 @@ public final class RecordedSpan extends ActiveSpan {
     long parentSpanId;
     final byte kind;
     byte status;
-    String name;
     String method;
-    /** Server: request path. Client: full URL. */
+    /**
+     * What the span is about: server, the request path; client, the full URL; database, the SQL; internal,
+     * the span's name. One field for all kinds keeps the span (two per traced request) small.
+     */
     String target;
     /** Server: the route the request matched (a template such as {@code /orders/{id}}), or null. */
     String route;
@@ -38,13 +42,13 @@ public final class RecordedSpan extends ActiveSpan {
     /** Database spans only: the system (h2, postgresql, ...) and the database name. */
     String dbSystem;
     String dbName;
-    long startEpochNanos;
     long startNanoTime;
     long durationNanos = -1;
     /** What was current on the starting thread before this span; restored by {@code detach}. */
     RecordedSpan previous;
     private String[] extraTags;
-    private int extraTagCount;
+    /** At most 32 (the array stops growing at 64 slots). */
+    private byte extraTagCount;
 
     RecordedSpan(byte kind) {
         this.kind = kind;
@@ -52,7 +56,8 @@ public final class RecordedSpan extends ActiveSpan {
 
     @Override
     public String traceparent() {
-        char[] out = new char[55];
+        // Latin-1 bytes: the string keeps them as they are (a char[] would be compressed into a second array)
+        byte[] out = new byte[55];
         out[0] = '0';
         out[1] = '0';
         out[2] = '-';
@@ -63,7 +68,7 @@ public final class RecordedSpan extends ActiveSpan {
         out[52] = '-';
         out[53] = '0';
         out[54] = '1';
-        return new String(out);
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     @Override
@@ -158,7 +163,7 @@ public final class RecordedSpan extends ActiveSpan {
     }
 
     public long startEpochNanos() {
-        return startEpochNanos;
+        return Tracer.EPOCH_OFFSET_NANOS + startNanoTime;
     }
 
     public long durationNanos() {
@@ -170,7 +175,7 @@ public final class RecordedSpan extends ActiveSpan {
     }
 
     public String target() {
-        return target;
+        return kind == KIND_INTERNAL ? null : target;
     }
 
     public String host() {
@@ -198,6 +203,11 @@ public final class RecordedSpan extends ActiveSpan {
         return dbName;
     }
 
+    /** The name the span was given (internal spans); null for the others, whose name is composed from their fields. */
+    public String name() {
+        return kind == KIND_INTERNAL ? target : null;
+    }
+
     public int extraTagCount() {
         return extraTagCount;
     }
@@ -212,8 +222,8 @@ public final class RecordedSpan extends ActiveSpan {
 
     /** Server: "GET /route" (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: the given name. */
     public String displayName() {
-        if (name != null) {
-            return name;
+        if (kind == KIND_INTERNAL && target != null) {
+            return target;
         }
         if (dbSystem != null) {
             return method + ' ' + (dbName != null ? dbName : dbSystem);

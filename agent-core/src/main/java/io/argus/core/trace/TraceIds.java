@@ -27,6 +27,14 @@ public final class TraceIds {
         }
     }
 
+    /** Writes 16 hex digits of {@code value} into {@code out} at {@code offset}, as ASCII bytes. */
+    public static void writeHex(long value, byte[] out, int offset) {
+        for (int i = 15; i >= 0; i--) {
+            out[offset + i] = (byte) HEX[(int) (value & 0xF)];
+            value >>>= 4;
+        }
+    }
+
     public static String toHex(long value) {
         char[] out = new char[16];
         writeHex(value, out, 0);

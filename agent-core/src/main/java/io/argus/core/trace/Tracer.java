@@ -6,16 +6,11 @@ package io.argus.core.trace;
  */
 public final class Tracer {
 
-    private static final ThreadLocal<RecordedSpan> CURRENT = new ThreadLocal<RecordedSpan>();
-    /**
-     * The context this thread inherited from the thread that started it, if any. Unlike a task's,
-     * a thread's context may outlive its span by far (a pool or event-loop thread started during a
-     * request), so it lapses when its span has ended: see {@link #liveCurrent()}.
-     */
-    private static final ThreadLocal<RecordedSpan> INHERITED = new ThreadLocal<RecordedSpan>();
+    /** Each thread's {@link ThreadContext}: one look-up per operation, whatever it reads or writes. */
+    private static final ThreadLocal<ThreadContext> THREADS = new ThreadLocal<ThreadContext>();
 
-    /** epoch nanos = this + System.nanoTime() */
-    private final long epochOffsetNanos;
+    /** Epoch nanos = this + System.nanoTime(), for every span of this JVM: the spans keep the nano time alone. */
+    static final long EPOCH_OFFSET_NANOS = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     private final Sampler sampler;
     private final SpanSink sink;
     /** False: the sampler decides every server request; callers' ids are joined, their decisions ignored. */
@@ -29,11 +24,34 @@ public final class Tracer {
         this.sampler = sampler;
         this.sink = sink;
         this.honorInboundSampling = honorInboundSampling;
-        this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     }
 
-    /** A server span, joined to the inbound context when there is a valid one. */
+    /** This thread's context; null when it was never given one (reading it then allocates nothing). */
+    public static ThreadContext existingContext() {
+        return THREADS.get();
+    }
+
+    /** This thread's context, created on first use. */
+    public static ThreadContext context() {
+        ThreadContext context = THREADS.get();
+        if (context == null) {
+            context = new ThreadContext();
+            THREADS.set(context);
+        }
+        return context;
+    }
+
     public RecordedSpan startServer(String method, String path, String traceparent, String tracestate, String b3) {
+        return startServer(method, path, System.nanoTime(), traceparent, tracestate, b3, null);
+    }
+
+    /**
+     * A server span started at {@code startNanos} ({@code System.nanoTime()}, which the server or the
+     * advice has already read), joined to the inbound context when there is a valid one, and made
+     * current on this thread. {@code thread} is this thread's context when the caller has it, else null.
+     */
+    public RecordedSpan startServer(String method, String path, long startNanos, String traceparent, String tracestate,
+                                    String b3, ThreadContext thread) {
         RecordedSpan span;
         int decision = InboundContext.w3cDecision(traceparent);
         if (decision != InboundContext.INVALID) {
@@ -63,14 +81,18 @@ public final class Tracer {
         span.spanId = TraceIds.randomNonZero();
         span.method = method;
         span.target = path;
-        begin(span);
-        makeCurrent(span);
+        begin(span, startNanos);
+        makeCurrent(span, thread != null ? thread : context());
         return span;
     }
 
-    /** A client span under the current span; null when this thread has no sampled span. */
     public RecordedSpan startClient(String method, String host, int port, String url) {
-        RecordedSpan parent = liveCurrent();
+        return startClient(method, host, port, url, System.nanoTime());
+    }
+
+    /** A client span under the current span, started at {@code startNanos}; null when this thread has no sampled span. */
+    public RecordedSpan startClient(String method, String host, int port, String url, long startNanos) {
+        RecordedSpan parent = liveCurrent(THREADS.get());
         if (parent == null) {
             return null;
         }
@@ -79,7 +101,7 @@ public final class Tracer {
         span.host = host;
         span.port = port;
         span.target = url;
-        begin(span);
+        begin(span, startNanos);
         return span;
     }
 
@@ -88,7 +110,7 @@ public final class Tracer {
      * {@code sql} is kept raw and sanitised on the exporter thread.
      */
     public RecordedSpan startDb(String type, String system, String dbName, String host, int port, String sql) {
-        RecordedSpan parent = liveCurrent();
+        RecordedSpan parent = liveCurrent(THREADS.get());
         if (parent == null) {
             return null;
         }
@@ -99,13 +121,14 @@ public final class Tracer {
         span.host = host;
         span.port = port;
         span.target = sql;
-        begin(span);
+        begin(span, System.nanoTime());
         return span;
     }
 
     /** An internal span: a child of the current span, or a new sampled root. Made current. */
     public RecordedSpan startInternal(String name) {
-        RecordedSpan parent = liveCurrent();
+        ThreadContext thread = THREADS.get();
+        RecordedSpan parent = liveCurrent(thread);
         RecordedSpan span;
         if (parent != null) {
             span = childOf(parent, RecordedSpan.KIND_INTERNAL);
@@ -116,56 +139,80 @@ public final class Tracer {
         } else {
             return null;
         }
-        span.name = name;
-        begin(span);
-        makeCurrent(span);
+        span.target = name;
+        begin(span, System.nanoTime());
+        makeCurrent(span, thread != null ? thread : context());
         return span;
     }
 
-    /** Ends the span, records it and, if it is current on this thread, restores the previous context. */
     public void end(RecordedSpan span, long endNanoTime, Throwable thrown, boolean failed) {
+        end(span, endNanoTime, thrown, failed, null);
+    }
+
+    /**
+     * Ends the span, records it and, if it is current on this thread, restores the previous context.
+     * {@code thread} is this thread's context when the caller has it, else null. Client spans are never
+     * made current, so ending one looks nothing up.
+     */
+    public void end(RecordedSpan span, long endNanoTime, Throwable thrown, boolean failed, ThreadContext thread) {
         if (span.isFinished()) {
             return;
         }
-        if (CURRENT.get() == span) {
-            CURRENT.set(span.previous);
+        if (span.kind != RecordedSpan.KIND_CLIENT) {
+            ThreadContext context = thread != null ? thread : THREADS.get();
+            if (context != null && context.current == span) {
+                context.current = span.previous;
+            }
         }
         span.finish(endNanoTime, thrown, failed);
         sink.accept(span);
     }
 
     public void detach(RecordedSpan span) {
-        if (CURRENT.get() == span) {
-            CURRENT.set(span.previous);
+        ThreadContext context = THREADS.get();
+        if (context != null && context.current == span) {
+            context.current = span.previous;
             span.previous = null;
         }
     }
 
     public RecordedSpan current() {
-        return liveCurrent();
+        return liveCurrent(THREADS.get());
     }
 
-    /** Marks {@code span}, about to be attached to this thread for its whole run, as inherited from its starter. */
-    public void markInherited(RecordedSpan span) {
-        INHERITED.set(span);
+    /** Attaches {@code span} to this thread for its whole run, as inherited from its starter; returns what was current. */
+    public RecordedSpan attachInherited(RecordedSpan span) {
+        ThreadContext thread = context();
+        thread.inherited = span;
+        RecordedSpan previous = thread.current;
+        thread.current = span;
+        return previous;
     }
 
     /** The current span, unless it is an inherited thread context whose span has ended: that one is dropped. */
-    private static RecordedSpan liveCurrent() {
-        RecordedSpan span = CURRENT.get();
-        if (span != null && span.isFinished() && span == INHERITED.get()) {
-            CURRENT.set(null);
-            INHERITED.remove();
+    private static RecordedSpan liveCurrent(ThreadContext context) {
+        if (context == null) {
+            return null;
+        }
+        RecordedSpan span = context.current;
+        if (span != null && span.isFinished() && span == context.inherited) {
+            context.current = null;
+            context.inherited = null;
             return null;
         }
         return span;
     }
 
     public RecordedSpan attach(RecordedSpan context) {
-        RecordedSpan previous = CURRENT.get();
-        if (previous != context) {
-            CURRENT.set(context);
+        ThreadContext thread = THREADS.get();
+        if (thread == null) {
+            if (context == null) {
+                return null;
+            }
+            thread = context();
         }
+        RecordedSpan previous = thread.current;
+        thread.current = context;
         return previous;
     }
 
@@ -185,14 +232,12 @@ public final class Tracer {
         span.parentSpanId = 0;
     }
 
-    private void begin(RecordedSpan span) {
-        long now = System.nanoTime();
-        span.startNanoTime = now;
-        span.startEpochNanos = epochOffsetNanos + now;
+    private static void begin(RecordedSpan span, long startNanos) {
+        span.startNanoTime = startNanos;
     }
 
-    private static void makeCurrent(RecordedSpan span) {
-        span.previous = CURRENT.get();
-        CURRENT.set(span);
+    private static void makeCurrent(RecordedSpan span, ThreadContext thread) {
+        span.previous = thread.current;
+        thread.current = span;
     }
 }

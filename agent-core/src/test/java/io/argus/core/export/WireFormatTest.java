@@ -86,6 +86,53 @@ class WireFormatTest {
         assertThat(tags(s)).containsEntry("http.path", "/front/call").containsEntry("http.status_code", "200");
     }
 
+    /**
+     * The name, the status code and the peer are written from the span's parts, without building their
+     * strings: the bytes must be those of the strings the agent used to build ({@code displayName()},
+     * {@code Integer.toString}, {@code host + ':' + port}), for every length, alphabet and edge value.
+     */
+    @Test
+    void namesStatusesAndPeersWrittenFromTheirPartsReadAsTheStringsTheyStandFor() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        String[] hosts = {"h", "back.local", "bäck.例え.test", "", "x".repeat(200)};
+        int[] ports = {-1, 0, 1, 9, 10, 80, 65535, Integer.MAX_VALUE};
+        int[] statuses = {-1, 0, 7, 10, 99, 100, 200, 404, 599, 1000, Integer.MAX_VALUE};
+        List<String> expectedNames = new ArrayList<>();
+        List<String> expectedPeers = new ArrayList<>();
+        List<String> expectedStatuses = new ArrayList<>();
+        RecordedSpan server = tracer.startServer(null, "/p/ü", null, null, null);
+        int n = 0;
+        for (String host : hosts) {
+            for (int port : ports) {
+                RecordedSpan client = tracer.startClient(n % 3 == 0 ? null : "GET", host, port, "http://x/");
+                int status = statuses[n++ % statuses.length];
+                client.setHttpStatus(status);
+                tracer.end(client, System.nanoTime(), null, false);
+                expectedNames.add(client.displayName());
+                expectedPeers.add(port > 0 ? host + ':' + port : host);
+                expectedStatuses.add(status >= 0 ? Integer.toString(status) : null);
+            }
+        }
+        server.setRoute("/p/{id}");
+        tracer.end(server, System.nanoTime(), null, false);
+        expectedNames.add(server.displayName());
+
+        List<Span> decoded = decode(new SpanEncoder().encode(spans)).getSpans().getSpansList();
+        assertThat(decoded).hasSize(expectedNames.size());
+        for (int i = 0; i < decoded.size(); i++) {
+            assertThat(decoded.get(i).getName()).as("name %d", i).isEqualTo(expectedNames.get(i));
+        }
+        assertThat(decoded.get(decoded.size() - 1).getName()).isEqualTo("HTTP /p/{id}");
+        for (int i = 0; i < expectedPeers.size(); i++) {
+            Map<String, String> tags = tags(decoded.get(i));
+            String peer = expectedPeers.get(i);
+            // an empty host is a tag whose empty value is left out, as before: it reads as ""
+            assertThat(tags.get("peer")).as("peer %d", i).isEqualTo(peer);
+            assertThat(tags.get("http.status_code")).as("status %d", i).isEqualTo(expectedStatuses.get(i));
+        }
+    }
+
     @Test
     void largeBatchesKeepEveryLengthRight() throws Exception {
         List<RecordedSpan> spans = new ArrayList<>();

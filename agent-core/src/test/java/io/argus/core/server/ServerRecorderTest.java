@@ -31,7 +31,7 @@ class ServerRecorderTest {
     }
 
     private void request(ServerRecorder recorder, String path, Map<String, String> headers) {
-        ActiveSpan span = recorder.start("GET", path, headers, HEADERS);
+        ActiveSpan span = recorder.start("GET", path, System.nanoTime(), headers, HEADERS);
         recorder.end(span, System.nanoTime(), "GET", path, 200, null);
     }
 
@@ -74,11 +74,11 @@ class ServerRecorderTest {
     @Test
     void aFrameworkTemplateNamesTheRequestTracedOrNot() {
         ServerRecorder traced = recorder(100, true);
-        ActiveSpan span = traced.start("GET", "/api/orders/abc", Map.of(), HEADERS);
+        ActiveSpan span = traced.start("GET", "/api/orders/abc", System.nanoTime(), Map.of(), HEADERS);
         traced.route("/api/orders/{orderId}");
         traced.end(span, System.nanoTime(), "GET", "/api/orders/abc", 200, null);
         ServerRecorder untraced = recorder(0, true);
-        ActiveSpan none = untraced.start("GET", "/api/orders/xyz", Map.of(), HEADERS);
+        ActiveSpan none = untraced.start("GET", "/api/orders/xyz", System.nanoTime(), Map.of(), HEADERS);
         untraced.route("/api/orders/{orderId}");
         untraced.end(none, System.nanoTime(), "GET", "/api/orders/xyz", 200, null);
         // the next request on the thread names no template: back to the normalised path

@@ -77,6 +77,59 @@ class TracerTest {
         assertThat(tracer.current()).isNull();
     }
 
+    @Test
+    void spansStartAtTheTimeTheCallerAlreadyReadAndTheServerEndsWithTheCallersClock() {
+        Tracer tracer = tracer(100);
+        long requestStart = System.nanoTime() - 5_000_000L; // the server's own begin time, read earlier
+        RecordedSpan server = tracer.startServer("GET", "/a", requestStart, null, null, null, null);
+        long callStart = requestStart + 1_000_000L;
+        RecordedSpan client = tracer.startClient("GET", "h", 80, "http://h/", callStart);
+        tracer.end(client, callStart + 2_000_000L, null, false);
+        tracer.end(server, requestStart + 4_000_000L, null, false);
+
+        assertThat(client.durationNanos()).isEqualTo(2_000_000L);
+        assertThat(server.durationNanos()).isEqualTo(4_000_000L);
+        assertThat(client.startEpochNanos() - server.startEpochNanos()).isEqualTo(1_000_000L);
+        long wallClockNanos = System.currentTimeMillis() * 1_000_000L;
+        assertThat(server.startEpochNanos()).isBetween(wallClockNanos - 60_000_000_000L, wallClockNanos);
+    }
+
+    @Test
+    void endingAClientSpanLeavesTheThreadsContextAlone() {
+        Tracer tracer = tracer(100);
+        RecordedSpan server = tracer.startServer("GET", "/a", null, null, null);
+        RecordedSpan client = tracer.startClient("GET", "h", 80, "http://h/");
+        tracer.end(client, System.nanoTime(), null, false);
+        assertThat(tracer.current()).isSameAs(server);
+        tracer.end(server, System.nanoTime(), null, false);
+        assertThat(tracer.current()).isNull();
+    }
+
+    @Test
+    void aThreadThatOnlyAsksIsGivenNoContext() throws Exception {
+        Tracer tracer = tracer(100);
+        Thread asker = new Thread(() -> {
+            assertThat(tracer.current()).isNull();
+            assertThat(tracer.attach(null)).isNull();
+            assertThat(tracer.startClient("GET", "h", 1, "u")).isNull();
+            assertThat(Tracer.existingContext()).isNull();
+        });
+        Throwable[] failure = new Throwable[1];
+        asker.setUncaughtExceptionHandler((t, e) -> failure[0] = e);
+        asker.start();
+        asker.join();
+        assertThat(failure[0]).isNull();
+    }
+
+    @Test
+    void theRouteTemplateLivesInTheThreadsContextUntilTaken() {
+        ThreadContext context = Tracer.context();
+        context.routeTemplate("/orders/{id}");
+        assertThat(Tracer.existingContext()).isSameAs(context);
+        assertThat(context.takeRouteTemplate()).isEqualTo("/orders/{id}");
+        assertThat(context.takeRouteTemplate()).isNull();
+    }
+
     @org.junit.jupiter.api.AfterEach
     void noContextLeaksBetweenTests() {
         assertThat(tracer(0).current()).isNull();

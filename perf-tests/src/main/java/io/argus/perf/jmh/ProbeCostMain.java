@@ -28,9 +28,11 @@ import java.util.Map;
  * java -cp "perf-tests/target/lib/*" io.argus.perf.jmh.ProbeCostMain \
  *     [--agent distribution/target/argus/agent/argus-agent.jar] [--include regex] [--forks 1]
  *     [--warmup 3] [--iterations 5] [--seconds 1] [--agent-options "-Dargus.plugin.jetty-client.enabled=false"]
+ *     [--jvm-options "-XX:-DoEscapeAnalysis"]
  * </pre>
  * {@code --agent-options} adds JVM options to the two agent configurations only (e.g. to switch one
- * plugin off and see what the rest of the agent costs).
+ * plugin off and see what the rest of the agent costs); {@code --jvm-options} adds JVM options to all
+ * three (e.g. to take the JIT's escape analysis out of an allocation comparison).
  * The agent exports nowhere ({@code argus.exporter.mode=discard}), so only the application-side
  * cost is measured, not a collector's.
  */
@@ -48,6 +50,7 @@ public final class ProbeCostMain {
         options.put("iterations", "5");
         options.put("seconds", "1");
         options.put("agent-options", "");
+        options.put("jvm-options", "");
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--") || !options.containsKey(args[i].substring(2))) {
                 throw new IllegalArgumentException("unknown option " + args[i]);
@@ -58,7 +61,13 @@ public final class ProbeCostMain {
         if (!Files.isRegularFile(agent)) {
             throw new IllegalArgumentException("no agent jar at " + agent + " (build the distribution, or pass --agent)");
         }
-        String[] common = {"-Xms512m", "-Xmx512m", "-XX:+UseParallelGC"};
+        List<String> commonList = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseParallelGC"));
+        for (String extra : options.get("jvm-options").trim().split("\\s+")) {
+            if (!extra.isEmpty()) {
+                commonList.add(extra);
+            }
+        }
+        String[] common = commonList.toArray(new String[0]);
         List<String> agentArgList = new ArrayList<>(List.of("-javaagent:" + agent, "-Dargus.exporter.mode=discard",
                 "-Dargus.startup.waitForInstrumentation=true", "-Dargus.log.level=warn"));
         for (String extra : options.get("agent-options").trim().split("\\s+")) {

@@ -3,6 +3,7 @@ package io.argus.plugin.jdkhttp;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.HeaderSetter;
 import io.argus.bridge.client.ClientCalls;
+import io.argus.bridge.context.TraceContext;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,13 +15,15 @@ import java.util.Optional;
 
 /**
  * What {@link SendAdvice} and {@link SendAsyncAdvice} share: the client span of a request, and the
- * copy of the request that carries the span's context. A helper class.
+ * request that carries the span's context. A helper class.
  *
- * <p>{@code HttpRequest} is immutable and the JDK copies its headers into its own internal request
- * right after the advice, so a rebuilt request is the one way to add a header that uses public API
- * only and survives redirects and retries (the JDK carries user headers over to them). The copy keeps
- * the method, body publisher, headers, timeout, version and expect-continue flag of the user's
- * request; the user's object is never modified.
+ * <p>{@code HttpRequest} is immutable, and the JDK copies it into its own {@code HttpRequestImpl}
+ * right after the advice. A traced request is handed over wrapped in a {@link TracedHttpRequest}, and
+ * the trace headers are set on the JDK's copy ({@link RequestCopyAdvice}): nothing of the request is
+ * rebuilt. Only when the application put its own {@code traceparent} or {@code tracestate} on the
+ * request (which the JDK would send instead of system headers of the same name) is the request
+ * rebuilt without them, with the span's: the copy keeps the method, body publisher, headers, timeout,
+ * version and expect-continue flag of the user's request. The user's object is never modified.
  */
 public final class ClientRequests implements HeaderSetter<HttpRequest.Builder> {
 
@@ -29,18 +32,34 @@ public final class ClientRequests implements HeaderSetter<HttpRequest.Builder> {
     private ClientRequests() {
     }
 
-    /** Starts the client span of {@code request}; null when this thread has no sampled span. */
-    public static ActiveSpan start(HttpRequest request) {
+    /**
+     * Starts the client span of {@code request} at {@code startNanos}; null when this thread has no
+     * sampled span. The current span is looked up once, by the core; an untraced call allocates nothing
+     * here ({@code URI.toString()} is kept by the URI), unless its URI has credentials or a fragment.
+     */
+    public static ActiveSpan start(HttpRequest request, long startNanos) {
         URI uri = request.uri();
+        if ((uri.getRawUserInfo() != null || uri.getRawFragment() != null) && TraceContext.current() == null) {
+            return null; // the cleaned URL is built for a traced call only
+        }
         int port = uri.getPort();
         if (port < 0) {
             port = "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
         }
-        return ClientCalls.start(request.method(), uri.getHost(), port, url(uri));
+        return ClientCalls.start(request.method(), uri.getHost(), port, url(uri), startNanos);
     }
 
-    /** A copy of {@code request} with the span's context; the request itself when the copy fails. */
+    /** The request to send in place of {@code request}, carrying the span's context; the request itself when that fails. */
     public static HttpRequest withContext(HttpRequest request, ActiveSpan span) {
+        Map<String, List<String>> headers = request.headers().map();
+        if (!headers.containsKey("traceparent") && !headers.containsKey("tracestate")) {
+            return new TracedHttpRequest(request, span);
+        }
+        return rebuilt(request, span);
+    }
+
+    /** A copy of {@code request} without its trace headers, with the span's; the request itself when the copy fails. */
+    private static HttpRequest rebuilt(HttpRequest request, ActiveSpan span) {
         try {
             HttpRequest.Builder copy = HttpRequest.newBuilder(request.uri()).expectContinue(request.expectContinue());
             Optional<Duration> timeout = request.timeout();

@@ -3,6 +3,7 @@ package io.argus.plugin.jdkhttp;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isPrivate;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -34,6 +35,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 public final class JdkHttpClientPlugin implements ArgusPlugin {
 
     static final String CLIENT_IMPL = "jdk.internal.net.http.HttpClientImpl";
+    static final String REQUEST_IMPL = "jdk.internal.net.http.HttpRequestImpl";
     private static final String ADVICE = "io.argus.plugin.jdkhttp.";
 
     @Override
@@ -43,8 +45,9 @@ public final class JdkHttpClientPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.field(REQUEST_IMPL, "jdk-http-client.span");
         probes.type(CLIENT_IMPL)
-                .helpers(ADVICE + "ClientRequests")
+                .helpers(ADVICE + "JdkHttpFields", ADVICE + "TracedHttpRequest", ADVICE + "ClientRequests")
                 .advise(named("send").and(isPublic()).and(takesArguments(2))
                                 .and(takesArgument(0, named("java.net.http.HttpRequest"))),
                         ADVICE + "SendAdvice")
@@ -52,5 +55,16 @@ public final class JdkHttpClientPlugin implements ArgusPlugin {
                                 .and(takesArgument(0, named("java.net.http.HttpRequest")))
                                 .and(takesArgument(3, named("java.util.concurrent.Executor"))),
                         ADVICE + "SendAsyncAdvice");
+        probes.type(REQUEST_IMPL)
+                .helpers(ADVICE + "JdkHttpFields", ADVICE + "TracedHttpRequest")
+                // the copy of the user's request
+                .advise(isConstructor().and(takesArguments(2))
+                                .and(takesArgument(0, named("java.net.http.HttpRequest")))
+                                .and(takesArgument(1, named("java.net.ProxySelector"))),
+                        ADVICE + "RequestCopyAdvice")
+                // a request derived for a redirect or an authentication retry
+                .advise(isConstructor().and(takesArgument(0, named("java.net.URI")))
+                                .and(takesArgument(2, named(REQUEST_IMPL))),
+                        ADVICE + "DerivedRequestAdvice");
     }
 }

@@ -2,7 +2,6 @@ package io.argus.plugin.jdkhttp;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.client.ClientCalls;
-import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 import java.net.http.HttpRequest;
@@ -15,7 +14,7 @@ import java.net.http.HttpResponse;
  * <p>Untraced (no sampled span on this thread): the start time lives in an advice local, the
  * metric is recorded with values the request already holds ({@code method()}, the URI's host), and
  * nothing is allocated here. Traced: a client span is started and the request argument is replaced
- * by a copy that carries the span's context ({@link ClientRequests}).
+ * by one that carries the span's context ({@link ClientRequests}).
  */
 public final class SendAdvice {
 
@@ -26,10 +25,10 @@ public final class SendAdvice {
     public static ActiveSpan enter(@Advice.Argument(value = 0, readOnly = false) HttpRequest request,
                                    @Advice.Local("argusStartNanos") long startNanos) {
         startNanos = System.nanoTime();
-        if (request == null || TraceContext.current() == null) {
+        if (request == null) {
             return null;
         }
-        ActiveSpan span = ClientRequests.start(request);
+        ActiveSpan span = ClientRequests.start(request, startNanos);
         if (span != null) {
             request = ClientRequests.withContext(request, span);
         }

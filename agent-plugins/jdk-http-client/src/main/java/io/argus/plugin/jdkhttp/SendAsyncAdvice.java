@@ -2,7 +2,6 @@ package io.argus.plugin.jdkhttp;
 
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.client.ClientCalls;
-import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
 
 import java.net.http.HttpRequest;
@@ -28,10 +27,10 @@ public final class SendAsyncAdvice {
                                    @Advice.Argument(3) Executor exchangeExecutor,
                                    @Advice.Local("argusStartNanos") long startNanos) {
         startNanos = System.nanoTime();
-        if (exchangeExecutor == null || request == null || TraceContext.current() == null) {
+        if (exchangeExecutor == null || request == null) {
             return null;
         }
-        ActiveSpan span = ClientRequests.start(request);
+        ActiveSpan span = ClientRequests.start(request, startNanos);
         if (span != null) {
             request = ClientRequests.withContext(request, span);
         }

@@ -80,8 +80,9 @@ class JdkHttpClientIT extends AbstractClientPluginIT {
         awaitAllMetricsStored(run);
         List<JsonNode> rows = clientRows(run, "127.0.0.1");
 
-        // traced + untraced + the one under an inbound tracestate
-        assertRow(rows, "GET", 200, 1 + HttpClientApp.PLAIN_CALLS + 1, 0);
+        // traced + untraced + the one under an inbound tracestate + the redirected one (one call, its final
+        // status) and the one with stale headers
+        assertRow(rows, "GET", 200, 1 + HttpClientApp.PLAIN_CALLS + 1 + HttpClientApp.MORE_TRACED_CALLS, 0);
         assertRow(rows, "GET", 0, 2, 2);
         assertRow(rows, "GET", 404, 1, 1);
 
@@ -104,6 +105,44 @@ class JdkHttpClientIT extends AbstractClientPluginIT {
         assertThat(urls).noneMatch(url -> url.contains("tag=plain") || url.contains("refused-plain")
                 || url.contains("tag=missing") || url.matches(".*tag=async\\d+$"));
         assertThat(urls).anyMatch(url -> url.endsWith("tag=traced"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("javaHomes")
+    void aRedirectedCallCarriesItsSpansContextToEveryHop(String javaHome) {
+        ClientAppRun run = enabled(javaHome);
+        TraceContext root = run.root("redirect-traced");
+        JsonNode clientSpan = span(awaitTrace(root, 2), "CLIENT");
+        assertThat(clientSpan.path("parentSpanId").asText()).isEqualToIgnoringCase(root.spanId());
+        assertThat(clientSpan.path("tags").path("http.status_code").asText()).isEqualTo("200");
+
+        List<Map<String, String>> hops = run.all("RECEIVED", "redirect-traced");
+        assertThat(hops).extracting(hop -> hop.get("path")).containsExactly("/redirect", "/ok");
+        for (Map<String, String> hop : hops) {
+            TraceContext received = TraceContext.parse(hop.get("traceparent"));
+            assertThat(received).as(hop.get("path")).isNotNull();
+            assertThat(received.traceId()).isEqualTo(root.traceId());
+            assertThat(received.spanId()).isEqualToIgnoringCase(clientSpan.path("spanId").asText());
+            assertThat(hop.get("x-test")).isEqualTo("redirect-traced");
+        }
+        assertThat(run.first("STATUS", "redirect-traced").get("code")).isEqualTo("200");
+    }
+
+    @ParameterizedTest
+    @MethodSource("javaHomes")
+    void traceHeadersTheApplicationCopiedOntoTheRequestAreReplacedByTheSpans(String javaHome) {
+        ClientAppRun run = enabled(javaHome);
+        TraceContext root = run.root("stale-headers");
+        JsonNode clientSpan = span(awaitTrace(root, 2), "CLIENT");
+        Map<String, String> received = run.first("RECEIVED", "stale-headers");
+        assertThat(received.get("traceparent")).isNotEqualTo(HttpClientApp.STALE_TRACEPARENT);
+        TraceContext context = TraceContext.parse(received.get("traceparent"));
+        assertThat(context.traceId()).isEqualTo(root.traceId());
+        assertThat(context.spanId()).isEqualToIgnoringCase(clientSpan.path("spanId").asText());
+        // the root has no tracestate: the copied one is removed, not sent
+        assertThat(received.get("tracestate")).isEqualTo("null");
+        assertThat(received.get("x-test")).isEqualTo("stale-headers");
+        assertThat(run.first("STATUS", "stale-headers").get("code")).isEqualTo("200");
     }
 
     @ParameterizedTest

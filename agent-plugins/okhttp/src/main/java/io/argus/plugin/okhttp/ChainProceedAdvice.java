@@ -45,7 +45,7 @@ public final class ChainProceedAdvice {
             return null;
         }
         HttpUrl url = request.url();
-        ActiveSpan span = ClientCalls.start(request.method(), url.host(), url.port(), TracedRequests.url(url));
+        ActiveSpan span = ClientCalls.start(request.method(), url.host(), url.port(), TracedRequests.url(url), startNanos);
         if (span != null) {
             request = TracedRequests.withContext(request, span);
         }

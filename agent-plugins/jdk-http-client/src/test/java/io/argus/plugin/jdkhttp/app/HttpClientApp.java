@@ -25,6 +25,9 @@ public final class HttpClientApp {
 
     public static final int PLAIN_CALLS = 5;
     public static final int ASYNC_CALLS = 3;
+    /** Synchronous traced calls to 127.0.0.1 besides the first: the redirected one and the one with stale headers. */
+    public static final int MORE_TRACED_CALLS = 2;
+    public static final String STALE_TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
     private HttpClientApp() {
     }
@@ -48,7 +51,17 @@ public final class HttpClientApp {
         send(client, base + "/missing?tag=missing", "missing");
         // 4. an inbound tracestate is passed on
         Downstream.tracedWithState("tracestate", "vendor=argus", () -> send(client, base + "/ok?tag=tracestate", "tracestate"));
-        // 5. sendAsync, traced and untraced, against "localhost" so that they land in their own metric row
+        // 5. a traced call that is redirected (302 to /ok), by a client that follows redirects
+        HttpClient following = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .followRedirects(HttpClient.Redirect.NORMAL).build();
+        traced("redirect-traced", () -> send(following, base + "/redirect?tag=redirect-traced", "redirect-traced"));
+        // 6. a traced call whose request already carries trace headers (copied from elsewhere): the span's replace them
+        traced("stale-headers", () -> send(client, HttpRequest.newBuilder(URI.create(base + "/ok?tag=stale-headers"))
+                .header("x-test", "stale-headers")
+                .header("traceparent", STALE_TRACEPARENT)
+                .header("tracestate", "stale=1")
+                .GET().build()));
+        // 7. sendAsync, traced and untraced, against "localhost" so that they land in their own metric row
         String asyncBase = "http://localhost:" + downstream.port;
         traced("async-traced", () -> sendAsync(client, asyncBase + "/ok?tag=async-traced", "async-traced"));
         for (int i = 0; i < ASYNC_CALLS; i++) {
@@ -58,10 +71,14 @@ public final class HttpClientApp {
     }
 
     private static void send(HttpClient client, String url, String tag) {
+        send(client, HttpRequest.newBuilder(URI.create(url)).header("x-test", tag).GET().build());
+    }
+
+    /** Sends {@code request}, whose {@code x-test} header is its tag. */
+    private static void send(HttpClient client, HttpRequest request) {
+        String tag = request.headers().firstValue("x-test").orElseThrow();
         try {
-            HttpResponse<String> response = client.send(
-                    HttpRequest.newBuilder(URI.create(url)).header("x-test", tag).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             status(tag, response.statusCode(), response.body());
         } catch (IOException e) {
             error(tag, e);

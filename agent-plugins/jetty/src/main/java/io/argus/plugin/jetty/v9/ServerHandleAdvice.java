@@ -29,7 +29,7 @@ public final class ServerHandleAdvice {
                                    @Advice.Local("argusStartNanos") long startNanos) {
         startNanos = System.nanoTime();
         Request request = channel.getRequest();
-        return ServerCalls.start(request.getMethod(), request.getRequestURI(), request, RequestHeaders.INSTANCE);
+        return ServerCalls.start(request.getMethod(), request.getRequestURI(), startNanos, request, RequestHeaders.INSTANCE);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)

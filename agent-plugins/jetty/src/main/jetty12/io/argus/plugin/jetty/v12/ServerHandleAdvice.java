@@ -25,8 +25,9 @@ public final class ServerHandleAdvice {
         // the channel's own request (customizers may have wrapped the one handed to the server), found
         // before the span starts: the span becomes current last, so nothing can fail after it
         Request channelRequest = Request.unWrap(request);
-        ActiveSpan span = ServerCalls.start(request.getMethod(), request.getHttpURI().getPath(), request,
-                RequestHeaders.INSTANCE);
+        // the span starts at Jetty's own begin time, the one the completion records the request's duration from
+        ActiveSpan span = ServerCalls.start(request.getMethod(), request.getHttpURI().getPath(),
+                request.getBeginNanoTime(), request, RequestHeaders.INSTANCE);
         if (span != null) {
             JettyFields.REQUEST_SPAN.set(channelRequest, span);
         }

@@ -67,7 +67,7 @@ public final class ServiceAdvice {
         mode = 1;
         start = System.nanoTime();
         path = request.getRequestURI();
-        ActiveSpan span = ServerCalls.start(request.getMethod(), path, request, RequestHeaders.INSTANCE);
+        ActiveSpan span = ServerCalls.start(request.getMethod(), path, start, request, RequestHeaders.INSTANCE);
         if (span != null) {
             RequestFields.REQUEST_SPAN.set(owner, span);
         }
