@@ -8,6 +8,8 @@ import io.argus.collector.otlp.OtlpHttpServer;
 import io.argus.collector.security.ServerTls;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.StoredAgentDirectory;
+import io.argus.collector.storage.druid.DruidStorage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -60,7 +62,8 @@ public final class Collector implements AutoCloseable {
         this.config = config;
         this.meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
-            this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
+            this.storage = config.druidQuery() != null ? DruidStorage.open(config.druidQuery())
+                    : DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
         } catch (RuntimeException e) {
             meters.close();
             throw e;
@@ -104,8 +107,17 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e.getMessage(), e);
         }
         try {
-            c.registry.restore(c.storage.loadAgents());
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
+            if (config.druidQuery() != null) {
+                // a query node: the API only, agents and services from the stored session events
+                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage,
+                        new StoredAgentDirectory(c.storage), c.meters, tls, config.httpCredentials());
+                LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
+                        + " (no ingest)");
+                warnAboutExposure(config);
+                return c;
+            }
+            c.registry.restore(c.storage.loadAgents());
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
                     c.storage, c.registry, c.ingestMetrics, tls);
@@ -169,9 +181,9 @@ public final class Collector implements AutoCloseable {
         }
     }
 
-    /** The port agents connect to (the real one when the config asked for 0). */
+    /** The port agents connect to (the real one when the config asked for 0); 0 on a query node. */
     public int ingestPort() {
-        return ingest.port();
+        return ingest == null ? 0 : ingest.port();
     }
 
     /** The port of the HTTP API and UI (the real one when the config asked for 0). */
@@ -232,7 +244,9 @@ public final class Collector implements AutoCloseable {
         for (EventLoopGroup g : List.of(boss, workers)) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        saveAgents();
+        if (config.druidQuery() == null) {
+            saveAgents();
+        }
         storage.close();
         gcMetrics.close();
         meters.close();

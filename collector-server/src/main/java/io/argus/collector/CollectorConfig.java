@@ -2,6 +2,7 @@ package io.argus.collector;
 
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
+import io.argus.collector.storage.druid.DruidSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -21,6 +22,9 @@ import java.util.Objects;
  * <p>Without {@link #httpCredentials()} the HTTP API, UI and OTLP receiver are open to whoever can connect, so
  * {@link #bind()} must then be a loopback address; anything else is refused. {@link #tls()} ({@code null} = plain
  * text) applies to every listener.
+ *
+ * <p>With {@link #druidQuery()} set the collector is a query node of a scale-out deployment: it answers the API from
+ * Druid and neither ingests nor opens a data directory; {@code null}, the default, is the embedded mode.
  */
 public record CollectorConfig(
         String bind,
@@ -38,7 +42,8 @@ public record CollectorConfig(
         Duration retentionMetrics,
         Duration retentionInterval,
         HttpCredentials httpCredentials,
-        TlsSettings tls) {
+        TlsSettings tls,
+        DruidSettings druidQuery) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -151,7 +156,8 @@ public record CollectorConfig(
                 .retentionMetrics(retentionMetrics)
                 .retentionInterval(retentionInterval)
                 .httpCredentials(httpCredentials)
-                .tls(tls);
+                .tls(tls)
+                .druidQuery(druidQuery);
     }
 
     /** Hides the token. */
@@ -164,7 +170,8 @@ public record CollectorConfig(
                 + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
                 + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
-                + ", tls=" + (tls == null ? "off" : tls) + "]";
+                + ", tls=" + (tls == null ? "off" : tls)
+                + (druidQuery == null ? "" : ", druidQuery=" + druidQuery) + "]";
     }
 
     public static final class Builder {
@@ -184,6 +191,7 @@ public record CollectorConfig(
         private Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
         private HttpCredentials httpCredentials = HttpCredentials.NONE;
         private TlsSettings tls;
+        private DruidSettings druidQuery;
 
         private Builder() {
         }
@@ -293,10 +301,19 @@ public record CollectorConfig(
             return this;
         }
 
+        /**
+         * Makes the collector a query node answering from Druid ({@code --query druid}); {@code null}, the default,
+         * keeps the embedded store.
+         */
+        public Builder druidQuery(DruidSettings druidQuery) {
+            this.druidQuery = druidQuery;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval, httpCredentials, tls);
+                    retentionInterval, httpCredentials, tls, druidQuery);
         }
     }
 }

@@ -2,7 +2,10 @@ package io.argus.collector;
 
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
+import io.argus.collector.storage.druid.DruidSettings;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -53,6 +56,13 @@ public final class CollectorMain {
               --tls-keystore FILE      or a PKCS#12 keystore with the key and its chain ...
               --tls-keystore-password-file FILE
                                        ... and its password (or set ARGUS_TLS_KEYSTORE_PASSWORD)
+
+            Scale-out query node (answers the API from Druid; no ingest, no data directory):
+              --query druid            query Druid instead of the embedded store ...
+              --druid-url URL          ... at this Druid router or broker, e.g. http://127.0.0.1:8888
+              --druid-datasource-prefix P
+                                       prefix of the datasources P+spans, P+calls, P+jvm,
+                                       P+agents (default argus-)
 
               --help                   show this help and exit
 
@@ -198,8 +208,15 @@ public final class CollectorMain {
                     }
                     b.token(value);
                 }
+                case "--query" -> {
+                    if (!value.equals("druid")) {
+                        throw new UsageException("invalid value for --query: '" + value + "' (only 'druid')");
+                    }
+                    opts.put(name, value);
+                }
                 case "--api-token-file", "--api-user", "--api-password-file", "--tls-cert", "--tls-key",
-                        "--tls-keystore", "--tls-keystore-password-file" -> {
+                        "--tls-keystore", "--tls-keystore-password-file", "--druid-url",
+                        "--druid-datasource-prefix" -> {
                     if (value.isBlank()) {
                         throw new UsageException("invalid value for " + name + ": must not be empty");
                     }
@@ -210,6 +227,7 @@ public final class CollectorMain {
         }
         b.httpCredentials(credentials(opts, env));
         b.tls(tls(opts, env));
+        b.druidQuery(druidQuery(opts));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
@@ -233,6 +251,34 @@ public final class CollectorMain {
             return new HttpCredentials(token, user, password);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static DruidSettings druidQuery(Map<String, String> opts) throws UsageException {
+        String url = opts.get("--druid-url");
+        String prefix = opts.get("--druid-datasource-prefix");
+        if (!opts.containsKey("--query")) {
+            if (url != null || prefix != null) {
+                throw new UsageException((url != null ? "--druid-url" : "--druid-datasource-prefix")
+                        + " is set but --query druid is not");
+            }
+            return null;
+        }
+        if (url == null) {
+            throw new UsageException("--query druid needs --druid-url (a Druid router or broker)");
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new UsageException("invalid value for --druid-url: '" + url + "' (" + e.getReason() + ")");
+        }
+        try {
+            return new DruidSettings(uri, prefix == null ? DruidSettings.DEFAULT_DATASOURCE_PREFIX : prefix,
+                    DruidSettings.DEFAULT_QUERY_TIMEOUT);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid value for " + (e.getMessage().contains("prefix")
+                    ? "--druid-datasource-prefix" : "--druid-url") + ": " + e.getMessage());
         }
     }
 
@@ -297,7 +343,8 @@ public final class CollectorMain {
             case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
                     "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
                     "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
-                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file" -> true;
+                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--query", "--druid-url",
+                    "--druid-datasource-prefix" -> true;
             default -> false;
         };
     }

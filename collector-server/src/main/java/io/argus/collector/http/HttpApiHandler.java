@@ -2,7 +2,7 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.TraceQuery;
@@ -47,13 +47,13 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
     private final Storage storage;
-    private final AgentRegistry registry;
+    private final AgentDirectory registry;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
     private final ObjectMapper json;
     private final byte[] indexHtml;
 
-    HttpApiHandler(Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
+    HttpApiHandler(Storage storage, AgentDirectory registry, PrometheusMeterRegistry meters, ExecutorService queries,
                    ObjectMapper json, byte[] indexHtml) {
         this.storage = storage;
         this.registry = registry;

@@ -1,7 +1,7 @@
 package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Storage;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.argus.collector.Listeners;
@@ -44,7 +44,7 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      Storage storage, AgentRegistry registry, PrometheusMeterRegistry meters,
+                                      Storage storage, AgentDirectory registry, PrometheusMeterRegistry meters,
                                       ServerTls tls, HttpCredentials credentials) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
