@@ -59,7 +59,9 @@ final class DruidQueries {
      * summed histogram buckets for the percentiles.
      */
     DruidStatement callMetrics(String service, String kind) {
-        StringBuilder sql = new StringBuilder("SELECT service, kind, method, target, status, SUM(\"count\") AS \"count\","
+        // METHOD is a reserved word of Druid's SQL parser: every dimension is quoted
+        StringBuilder sql = new StringBuilder("SELECT service, kind, \"method\", target, status,"
+                + " SUM(\"count\") AS \"count\","
                 + " SUM(errors) AS errors, SUM(sum_ns) AS sum_ns, MIN(min_ns) AS min_ns, MAX(max_ns) AS max_ns");
         for (int i = 0; i < DruidDatasources.BUCKETS; i++) {
             String col = DruidDatasources.bucketColumn(i);
@@ -79,7 +81,7 @@ final class DruidQueries {
         if (!where.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", where));
         }
-        sql.append(" GROUP BY service, kind, method, target, status");
+        sql.append(" GROUP BY service, kind, \"method\", target, status");
         return new DruidStatement(sql.toString(), params);
     }
 

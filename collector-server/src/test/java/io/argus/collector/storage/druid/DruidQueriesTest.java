@@ -45,17 +45,17 @@ class DruidQueriesTest {
     @Test
     void callMetricsSumEveryBucket() {
         DruidStatement all = queries.callMetrics(null, null);
-        assertThat(all.sql()).startsWith("SELECT service, kind, method, target, status, SUM(\"count\") AS \"count\","
+        assertThat(all.sql()).startsWith("SELECT service, kind, \"method\", target, status, SUM(\"count\") AS \"count\","
                 + " SUM(errors) AS errors, SUM(sum_ns) AS sum_ns, MIN(min_ns) AS min_ns, MAX(max_ns) AS max_ns,"
                 + " SUM(bucket_00) AS bucket_00, SUM(bucket_01) AS bucket_01");
         assertThat(all.sql()).contains("SUM(bucket_71) AS bucket_71 FROM \"argus-calls\" GROUP BY service, kind,"
-                + " method, target, status");
+                + " \"method\", target, status");
         assertThat(all.sql()).doesNotContain("bucket_72").doesNotContain("WHERE");
         assertThat(all.parameters()).isEmpty();
 
         DruidStatement filtered = queries.callMetrics("orders", "server");
         assertThat(filtered.sql()).endsWith(" FROM \"argus-calls\" WHERE service = ? AND kind = ?"
-                + " GROUP BY service, kind, method, target, status");
+                + " GROUP BY service, kind, \"method\", target, status");
         assertThat(filtered.parameters()).containsExactly("orders", "server");
         assertThat(queries.callMetrics(null, "db").parameters()).containsExactly("db");
     }
