@@ -8,7 +8,6 @@ import io.argus.collector.otlp.OtlpHttpServer;
 import io.argus.collector.security.ServerTls;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
-import io.argus.collector.storage.StoredAgentDirectory;
 import io.argus.collector.storage.druid.DruidStorage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -108,10 +107,10 @@ public final class Collector implements AutoCloseable {
         }
         try {
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
-            if (config.druidQuery() != null) {
+            if (c.storage instanceof DruidStorage druid) {
                 // a query node: the API only, agents and services from the stored session events
-                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.storage,
-                        new StoredAgentDirectory(c.storage), c.meters, tls, config.httpCredentials());
+                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, druid,
+                        c.meters, tls, config.httpCredentials());
                 LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
                         + " (no ingest)");
                 warnAboutExposure(config);

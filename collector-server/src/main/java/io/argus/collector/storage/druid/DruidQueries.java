@@ -126,6 +126,12 @@ final class DruidQueries {
                 FROM %s GROUP BY service, instance""".formatted(quoted(ds.agents())), List.of());
     }
 
+    /** {@code /api/services}: every agent instance of every service and when it was last heard from. */
+    DruidStatement services() {
+        return new DruidStatement("SELECT service, instance, MAX(TIMESTAMP_TO_MILLIS(__time)) AS last_seen_ms FROM "
+                + quoted(ds.agents()) + " GROUP BY service, instance", List.of());
+    }
+
     /** The spans stored per agent instance (an ingest node's "spans received"). */
     DruidStatement spansPerInstance() {
         return new DruidStatement("SELECT service, instance, COUNT(*) AS spans FROM " + quoted(ds.spans())

@@ -8,6 +8,7 @@ import io.argus.collector.storage.Histograms;
 import io.argus.collector.storage.JvmInstanceMetrics;
 import io.argus.collector.storage.JvmMetrics;
 import io.argus.collector.storage.JvmPoint;
+import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.TraceSummary;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Druid SQL result rows (JSON objects keyed by column) turned into the query API's shapes. */
 final class DruidRows {
@@ -168,6 +170,21 @@ final class DruidRows {
                     spans.getOrDefault(service + '\0' + instance, 0L)));
         }
         out.sort(Comparator.comparing(AgentInfo::service).thenComparing(AgentInfo::instance));
+        return out;
+    }
+
+    /** Services sorted by name, each with its sorted instances and the latest contact of any of them. */
+    List<ServiceSummary> services(List<JsonNode> rows) {
+        Map<String, TreeSet<String>> instances = new TreeMap<>();
+        Map<String, Long> lastSeen = new HashMap<>();
+        for (JsonNode r : rows) {
+            String service = text(r, "service");
+            instances.computeIfAbsent(service, k -> new TreeSet<>()).add(text(r, "instance"));
+            lastSeen.merge(service, r.path("last_seen_ms").asLong(), Math::max);
+        }
+        List<ServiceSummary> out = new ArrayList<>(instances.size());
+        instances.forEach((service, names) ->
+                out.add(new ServiceSummary(service, List.copyOf(names), lastSeen.get(service))));
         return out;
     }
 

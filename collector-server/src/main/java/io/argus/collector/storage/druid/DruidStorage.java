@@ -2,10 +2,12 @@ package io.argus.collector.storage.druid;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.JvmMetrics;
+import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.Source;
 import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.Storage;
@@ -32,7 +34,7 @@ import java.util.logging.Logger;
  * to Kafka and Druid's Kafka supervisors fill the datasources ({@link DruidDatasources}); this store never writes.
  * Retention is Druid's (drop rules per datasource), so the delete methods do nothing.
  */
-public final class DruidStorage implements Storage {
+public final class DruidStorage implements Storage, AgentDirectory {
     private static final Logger LOG = Logger.getLogger(DruidStorage.class.getName());
     /** An agent counts as connected while its latest session event is at most this old and not a disconnect. */
     static final long CONNECTED_WINDOW_MS = 120_000;
@@ -143,6 +145,18 @@ public final class DruidStorage implements Storage {
         List<JsonNode> agents = orEmpty(() -> client.query(queries.agents()));
         List<JsonNode> spans = agents.isEmpty() ? List.of() : orEmpty(() -> client.query(queries.spansPerInstance()));
         return rows.agents(agents, spans, System.currentTimeMillis(), CONNECTED_WINDOW_MS);
+    }
+
+    /** A query node's service list: the instances and last event time of each service, from the agents datasource. */
+    @Override
+    public List<ServiceSummary> services() {
+        return rows.services(orEmpty(() -> client.query(queries.services())));
+    }
+
+    /** A query node's agent list (no agent is connected to it): {@link #loadAgents()}. */
+    @Override
+    public List<AgentInfo> agents() {
+        return loadAgents();
     }
 
     /**

@@ -84,6 +84,9 @@ class DruidQueriesTest {
                 .contains("LATEST_BY(sent_spans, __time) AS sent_spans")
                 .endsWith("FROM \"argus-agents\" GROUP BY service, instance");
         assertThat(s.parameters()).isEmpty();
+        assertThat(queries.services().sql()).isEqualTo("SELECT service, instance,"
+                + " MAX(TIMESTAMP_TO_MILLIS(__time)) AS last_seen_ms FROM \"argus-agents\" GROUP BY service, instance");
+        assertThat(queries.services().parameters()).isEmpty();
         assertThat(queries.spansPerInstance().sql()).isEqualTo("SELECT service, instance, COUNT(*) AS spans"
                 + " FROM \"argus-spans\" GROUP BY service, instance");
     }

@@ -10,6 +10,7 @@ import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.Histograms;
 import io.argus.collector.storage.JvmMetrics;
 import io.argus.collector.storage.JvmPoint;
+import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.TraceSummary;
 import java.util.ArrayList;
@@ -116,6 +117,16 @@ class DruidRowsTest {
         assertThat(first.latest()).containsExactly(Map.entry("heap.used", 30.0), Map.entry("threads", 7.0));
         assertThat(first.series().get("heap.used")).containsExactly(new JvmPoint(2000, 20.0), new JvmPoint(3000, 30.0));
         assertThat(jvm.instances().get(1).series().get("heap.used")).containsExactly(new JvmPoint(2500, 5.0));
+    }
+
+    @Test
+    void servicesWithSortedInstancesAndTheirLatestContact() throws Exception {
+        List<ServiceSummary> services = rows.services(parse("""
+                [{"service":"stock","instance":"s-1","last_seen_ms":5},
+                 {"service":"orders","instance":"o-2","last_seen_ms":9},
+                 {"service":"orders","instance":"o-1","last_seen_ms":12}]"""));
+        assertThat(services).containsExactly(new ServiceSummary("orders", List.of("o-1", "o-2"), 12),
+                new ServiceSummary("stock", List.of("s-1"), 5));
     }
 
     @Test
