@@ -75,7 +75,7 @@ public final class DruidMain {
             druid.close();
             stopped.countDown();
         }, "druid-shutdown"));
-        System.out.println("Druid console and SQL: " + druid.routerUrl() + "/");
+        System.out.println("Druid router (SQL, overlord and coordinator APIs): " + druid.routerUrl());
         System.out.println("datasources: " + specs.all() + (opts.containsKey("--kafka")
                 ? ", Kafka supervisors reading " + opts.get("--kafka") : ", no supervisors (no --kafka)"));
         System.out.println("query collector: argus-collector --query druid --druid-url " + druid.routerUrl()
