@@ -11,6 +11,7 @@ import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.QueryStore;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
+import io.argus.collector.storage.druid.DruidStorage;
 import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -34,7 +35,8 @@ import java.util.logging.Logger;
 /**
  * A running collector: agent ingest over TCP, embedded storage, the HTTP query API and web UI. With
  * {@link CollectorConfig#kafka()} it is an ingest-only node instead: what it accepts goes to Kafka, nothing is
- * stored, and the API's data endpoints answer 503.
+ * stored, and the API's data endpoints answer 503. With {@link CollectorConfig#druidQuery()} it is a query node:
+ * the API and UI answer from Druid SQL, and it opens no ingest or OTLP port.
  *
  * <pre>{@code
  * try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
@@ -49,9 +51,9 @@ public final class Collector implements AutoCloseable {
     private final CollectorConfig config;
     private final PrometheusMeterRegistry meters;
     private final JvmGcMetrics gcMetrics;
-    /** Where ingest hands data: the embedded storage, or Kafka. */
+    /** Where ingest hands data: the embedded storage, or Kafka; {@code null} on a query node. */
     private final IngestSink sink;
-    /** What the API reads; {@code null} on an ingest-only node. */
+    /** What the API reads: the embedded storage, or Druid; {@code null} on an ingest-only node. */
     private final QueryStore queries;
     /** The embedded storage (also {@link #sink} and {@link #queries}); {@code null} on an ingest-only node. */
     private final Storage storage;
@@ -74,6 +76,10 @@ public final class Collector implements AutoCloseable {
                 this.storage = null;
                 this.sink = KafkaSink.start(config.kafka(), meters);
                 this.queries = null;
+            } else if (config.druidQuery() != null) {
+                this.storage = null;
+                this.sink = null;
+                this.queries = DruidStorage.open(config.druidQuery());
             } else {
                 this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
                 this.sink = storage;
@@ -122,10 +128,19 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e.getMessage(), e);
         }
         try {
+            ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
+            if (c.queries instanceof DruidStorage druid) {
+                // a query node: the API only, agents and services from the stored session events
+                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, druid,
+                        c.meters, tls, config.httpCredentials());
+                LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
+                        + " (no ingest)");
+                warnAboutExposure(config);
+                return c;
+            }
             if (c.storage != null) {
                 c.registry.restore(c.storage.loadAgents());
             }
-            ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
                     c.sink, c.registry, c.ingestMetrics, tls);
@@ -195,9 +210,9 @@ public final class Collector implements AutoCloseable {
         }
     }
 
-    /** The port agents connect to (the real one when the config asked for 0). */
+    /** The port agents connect to (the real one when the config asked for 0); 0 on a query node. */
     public int ingestPort() {
-        return ingest.port();
+        return ingest == null ? 0 : ingest.port();
     }
 
     /** The port of the HTTP API and UI (the real one when the config asked for 0). */
@@ -226,7 +241,7 @@ public final class Collector implements AutoCloseable {
      * @return {@code false} on timeout
      */
     public boolean flush(Duration timeout) {
-        return sink.flush(timeout);
+        return sink == null || sink.flush(timeout);
     }
 
     /** Where this collector hands what it accepts (the embedded storage, or the Kafka publisher). */
@@ -269,7 +284,9 @@ public final class Collector implements AutoCloseable {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         saveAgents();
-        sink.close();
+        if (sink != null) {
+            sink.close();
+        }
         if (queries != null && queries != sink) {
             queries.close();
         }

@@ -3,6 +3,7 @@ package io.argus.collector;
 import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
+import io.argus.collector.storage.druid.DruidSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ import java.util.Objects;
  *
  * <p>With {@link #kafka()} set the collector is an ingest-only node ({@code --storage kafka}): it publishes what it
  * accepts to Kafka and keeps no data (no data directory, no retention); without it ({@code null}, the default) it
- * stores everything in the embedded database.
+ * stores everything in the embedded database. With {@link #druidQuery()} set it is a query node of a scale-out
+ * deployment: it answers the API from Druid and neither ingests nor opens a data directory. At most one of the two.
  */
 public record CollectorConfig(
         String bind,
@@ -44,7 +46,8 @@ public record CollectorConfig(
         Duration retentionInterval,
         HttpCredentials httpCredentials,
         TlsSettings tls,
-        KafkaSettings kafka) {
+        KafkaSettings kafka,
+        DruidSettings druidQuery) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -92,6 +95,10 @@ public record CollectorConfig(
         }
         if (maxOtlpBodyBytes < 64) {
             throw new IllegalArgumentException("maxOtlpBodyBytes must be at least 64, got " + maxOtlpBodyBytes);
+        }
+        if (kafka != null && druidQuery != null) {
+            throw new IllegalArgumentException("a collector is either an ingest-only node (--storage kafka) or a query"
+                    + " node (--query druid), not both");
         }
         if (retentionSpans.isNegative() || retentionMetrics.isNegative()) {
             throw new IllegalArgumentException("retention ages must not be negative");
@@ -158,7 +165,8 @@ public record CollectorConfig(
                 .retentionInterval(retentionInterval)
                 .httpCredentials(httpCredentials)
                 .tls(tls)
-                .kafka(kafka);
+                .kafka(kafka)
+                .druidQuery(druidQuery);
     }
 
     /** Hides the token. */
@@ -171,7 +179,8 @@ public record CollectorConfig(
                 + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
                 + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
-                + ", tls=" + (tls == null ? "off" : tls) + ", kafka=" + (kafka == null ? "off" : kafka) + "]";
+                + ", tls=" + (tls == null ? "off" : tls) + ", kafka=" + (kafka == null ? "off" : kafka)
+                + (druidQuery == null ? "" : ", druidQuery=" + druidQuery) + "]";
     }
 
     public static final class Builder {
@@ -192,6 +201,7 @@ public record CollectorConfig(
         private HttpCredentials httpCredentials = HttpCredentials.NONE;
         private TlsSettings tls;
         private KafkaSettings kafka;
+        private DruidSettings druidQuery;
 
         private Builder() {
         }
@@ -307,10 +317,19 @@ public record CollectorConfig(
             return this;
         }
 
+        /**
+         * Makes the collector a query node answering from Druid ({@code --query druid}); {@code null}, the default,
+         * keeps the embedded store.
+         */
+        public Builder druidQuery(DruidSettings druidQuery) {
+            this.druidQuery = druidQuery;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval, httpCredentials, tls, kafka);
+                    retentionInterval, httpCredentials, tls, kafka, druidQuery);
         }
     }
 }

@@ -3,8 +3,11 @@ package io.argus.collector;
 import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
+import io.argus.collector.storage.druid.DruidSettings;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -68,6 +71,13 @@ public final class CollectorMain {
               --tls-keystore FILE      or a PKCS#12 keystore with the key and its chain ...
               --tls-keystore-password-file FILE
                                        ... and its password (or set ARGUS_TLS_KEYSTORE_PASSWORD)
+
+            Scale-out query node (answers the API from Druid; no ingest, no data directory):
+              --query druid            query Druid instead of the embedded store ...
+              --druid-url URL          ... at this Druid router or broker, e.g. http://127.0.0.1:8888
+              --druid-datasource-prefix P
+                                       prefix of the datasources P+spans, P+calls, P+jvm,
+                                       P+agents (default argus-)
 
               --help                   show this help and exit
 
@@ -215,8 +225,15 @@ public final class CollectorMain {
                 }
                 case "--storage", "--kafka-bootstrap", "--kafka-topic-prefix", "--kafka-create-topics",
                         "--kafka-buffer-bytes", "--kafka-config" -> opts.put(name, value);
+                case "--query" -> {
+                    if (!value.equals("druid")) {
+                        throw new UsageException("invalid value for --query: '" + value + "' (only 'druid')");
+                    }
+                    opts.put(name, value);
+                }
                 case "--api-token-file", "--api-user", "--api-password-file", "--tls-cert", "--tls-key",
-                        "--tls-keystore", "--tls-keystore-password-file" -> {
+                        "--tls-keystore", "--tls-keystore-password-file", "--druid-url",
+                        "--druid-datasource-prefix" -> {
                     if (value.isBlank()) {
                         throw new UsageException("invalid value for " + name + ": must not be empty");
                     }
@@ -228,6 +245,7 @@ public final class CollectorMain {
         b.kafka(kafka(opts));
         b.httpCredentials(credentials(opts, env));
         b.tls(tls(opts, env));
+        b.druidQuery(druidQuery(opts));
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
@@ -302,6 +320,34 @@ public final class CollectorMain {
         }
     }
 
+    private static DruidSettings druidQuery(Map<String, String> opts) throws UsageException {
+        String url = opts.get("--druid-url");
+        String prefix = opts.get("--druid-datasource-prefix");
+        if (!opts.containsKey("--query")) {
+            if (url != null || prefix != null) {
+                throw new UsageException((url != null ? "--druid-url" : "--druid-datasource-prefix")
+                        + " is set but --query druid is not");
+            }
+            return null;
+        }
+        if (url == null) {
+            throw new UsageException("--query druid needs --druid-url (a Druid router or broker)");
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new UsageException("invalid value for --druid-url: '" + url + "' (" + e.getReason() + ")");
+        }
+        try {
+            return new DruidSettings(uri, prefix == null ? DruidSettings.DEFAULT_DATASOURCE_PREFIX : prefix,
+                    DruidSettings.DEFAULT_QUERY_TIMEOUT);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("invalid value for " + (e.getMessage().contains("prefix")
+                    ? "--druid-datasource-prefix" : "--druid-url") + ": " + e.getMessage());
+        }
+    }
+
     private static TlsSettings tls(Map<String, String> opts, Map<String, String> env) throws UsageException {
         String cert = opts.get("--tls-cert");
         String key = opts.get("--tls-key");
@@ -364,7 +410,8 @@ public final class CollectorMain {
                     "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
                     "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
                     "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--storage", "--kafka-bootstrap",
-                    "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config" -> true;
+                    "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config",
+                    "--query", "--druid-url", "--druid-datasource-prefix" -> true;
             default -> false;
         };
     }

@@ -3,9 +3,10 @@ package io.argus.collector.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.RateLimitedLog;
-import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.QueryStore;
+import io.argus.collector.storage.UnsupportedQueryException;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -52,7 +53,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     /** {@code null} on an ingest-only collector. */
     private final QueryStore storage;
-    private final AgentRegistry registry;
+    private final AgentDirectory registry;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
     private final ObjectMapper json;
@@ -61,7 +62,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
     private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
-    HttpApiHandler(QueryStore storage, AgentRegistry registry, PrometheusMeterRegistry meters, ExecutorService queries,
+    HttpApiHandler(QueryStore storage, AgentDirectory registry, PrometheusMeterRegistry meters, ExecutorService queries,
                    ObjectMapper json, StaticFiles files, Clock clock) {
         this.storage = storage;
         this.registry = registry;
@@ -176,6 +177,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 badRequests.warn(route, "bad query " + QueryParams.truncate(path) + ": " + e.getMessage());
             }
             return error(e.status(), e.getMessage());
+        } catch (UnsupportedQueryException e) {
+            return error(HttpResponseStatus.NOT_IMPLEMENTED, e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "query " + path + " failed", e);
             return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());

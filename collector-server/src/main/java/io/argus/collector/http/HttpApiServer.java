@@ -1,7 +1,7 @@
 package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.QueryStore;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.argus.collector.Listeners;
@@ -41,7 +41,7 @@ public final class HttpApiServer implements AutoCloseable {
 
     /** {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503. */
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      QueryStore storage, AgentRegistry registry, PrometheusMeterRegistry meters,
+                                      QueryStore storage, AgentDirectory registry, PrometheusMeterRegistry meters,
                                       ServerTls tls, HttpCredentials credentials) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,

@@ -1,6 +1,6 @@
 package io.argus.collector.http;
 
-import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.RedQuery;
 import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.QueryStore;
@@ -25,10 +25,10 @@ final class QueryApi {
             "from", "to", "range");
 
     private final QueryStore storage;
-    private final AgentRegistry registry;
+    private final AgentDirectory registry;
     private final Clock clock;
 
-    QueryApi(QueryStore storage, AgentRegistry registry, Clock clock) {
+    QueryApi(QueryStore storage, AgentDirectory registry, Clock clock) {
         this.storage = storage;
         this.registry = registry;
         this.clock = clock;

@@ -1,5 +1,6 @@
 package io.argus.collector.ingest;
 
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.Source;
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * and latest heartbeat counters. Thread-safe; updated from the ingest threads, read by the HTTP API and
  * periodically persisted through {@link #drainDirty()}.
  */
-public final class AgentRegistry {
+public final class AgentRegistry implements AgentDirectory {
     /** An OTLP sender counts as connected while its last export is at most this old. */
     public static final long OTLP_CONNECTED_MS = 120_000;
 
@@ -120,6 +121,7 @@ public final class AgentRegistry {
     }
 
     /** Every known agent, sorted by service then instance. */
+    @Override
     public List<AgentInfo> agents() {
         List<AgentInfo> out = new ArrayList<>(agents.size());
         for (State s : agents.values()) {
@@ -142,6 +144,7 @@ public final class AgentRegistry {
     }
 
     /** Services sorted by name, each with its sorted instances and latest contact. */
+    @Override
     public List<ServiceSummary> services() {
         Map<String, TreeSet<String>> instances = new TreeMap<>();
         Map<String, Long> lastSeen = new TreeMap<>();

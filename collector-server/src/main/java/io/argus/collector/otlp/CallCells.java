@@ -1,5 +1,6 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.storage.LatencyBounds;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.MetricBatch;
@@ -9,11 +10,10 @@ import java.util.Map;
 
 /**
  * Call metric cells (kind, method, target, status) built from single observations, with the same latency buckets
- * as the Argus agent ({@code io.argus.core.metrics.LatencyBuckets}: 10 µs growing by 25 % to about 60 s; the
- * agent module is not a dependency of the collector), so that both kinds of sender merge in the store.
+ * as the Argus agent ({@link LatencyBounds}), so that both kinds of sender merge in the store.
  */
 final class CallCells {
-    static final long[] BOUNDS = bounds();
+    static final long[] BOUNDS = LatencyBounds.standardNanos();
 
     private final Map<Key, Cell> cells = new LinkedHashMap<>();
 
@@ -27,16 +27,6 @@ final class CallCells {
         long min = Long.MAX_VALUE;
         long max;
         final long[] buckets = new long[BOUNDS.length + 1];
-    }
-
-    private static long[] bounds() {
-        long[] bounds = new long[71];
-        double bound = 10_000;
-        for (int i = 0; i < bounds.length; i++) {
-            bounds[i] = Math.round(bound);
-            bound *= 1.25;
-        }
-        return bounds;
     }
 
     void add(CallMetricKind kind, String method, String target, int status, long nanos, boolean error) {

@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * in Derby (served by the coordinator), segments in local deep storage, all under the launch's
  * work folder.
  */
-final class DruidLayout {
+public final class DruidLayout {
 
     static final int PEON_PORTS = 10;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,7 +36,7 @@ final class DruidLayout {
     final int peonPortStart;
     final Map<String, Integer> ports = new LinkedHashMap<>();
 
-    DruidLayout(Path workDir) throws IOException {
+    public DruidLayout(Path workDir) throws IOException {
         this.root = workDir.toAbsolutePath().normalize();
         this.conf = root.resolve("conf");
         this.var = root.resolve("var");
@@ -50,19 +50,55 @@ final class DruidLayout {
         this.peonPortStart = freeRange(taken, PEON_PORTS);
     }
 
-    int port(String service) {
+    /** The HTTP port of a Druid service (its name as in {@link DruidTarget#SERVICES}). */
+    public int port(String service) {
         return ports.get(service);
     }
 
+    public int zkAdminPort() {
+        return zkAdminPort;
+    }
+
+    /** The launch's work folder: {@code conf/} and {@code var/} (metadata, deep storage, logs) are under it. */
+    public Path root() {
+        return root;
+    }
+
     /** The conf folder of a service as Druid names it ({@code coordinator} for coordinator-overlord). */
-    Path confDir(String service) {
+    public Path confDir(String service) {
         return conf.resolve(service);
     }
 
+    /** {@code conf/_common}, first on every Druid class path; {@code conf/zk/zoo.cfg} is ZooKeeper's. */
+    public Path commonConf() {
+        return conf.resolve("_common");
+    }
+
+    public Path zooCfg() {
+        return conf.resolve("zk/zoo.cfg");
+    }
+
+    /** {@code var/}: temp files, ZooKeeper, Derby, deep storage, task logs. */
+    public Path var() {
+        return var;
+    }
+
     void write(Path java, List<String> peonJvmOptions) throws IOException {
+        write(java, peonJvmOptions, var.resolve("extensions"), List.of(), 2);
+    }
+
+    /**
+     * Writes the configuration.
+     *
+     * @param extensionsDir  {@code druid.extensions.directory}
+     * @param loadList       the extensions every process loads from it
+     * @param workerCapacity how many tasks (peons) the middleManager runs at once
+     */
+    public void write(Path java, List<String> peonJvmOptions, Path extensionsDir, List<String> loadList,
+                      int workerCapacity) throws IOException {
         Files.createDirectories(var.resolve("tmp"));
         Files.createDirectories(var.resolve("zk"));
-        write("_common/common.runtime.properties", common());
+        write("_common/common.runtime.properties", common(extensionsDir, loadList));
         write("_common/log4j2.xml", LOG4J);
         write("zk/zoo.cfg", """
                 tickTime=2000
@@ -111,7 +147,7 @@ final class DruidLayout {
         write("middleManager/runtime.properties", """
                 druid.service=druid/middleManager
                 druid.plaintextPort=%d
-                druid.worker.capacity=2
+                druid.worker.capacity=%d
                 druid.worker.baseTaskDirs=[%s]
                 druid.indexer.task.baseTaskDir=%s
                 druid.indexer.runner.javaCommand=%s
@@ -121,7 +157,8 @@ final class DruidLayout {
                 druid.indexer.fork.property.druid.processing.buffer.sizeBytes=50MiB
                 druid.indexer.fork.property.druid.processing.numMergeBuffers=2
                 druid.indexer.fork.property.druid.processing.numThreads=1
-                """.formatted(port("middleManager"), JSON.writeValueAsString(var.resolve("task").toString()),
+                """.formatted(port("middleManager"), workerCapacity,
+                JSON.writeValueAsString(var.resolve("task").toString()),
                 var.resolve("task"), java.toAbsolutePath(), JSON.writeValueAsString(peonJvmOptions),
                 peonPortStart, peonPortStart + PEON_PORTS - 1));
         write("router/runtime.properties", """
@@ -137,10 +174,10 @@ final class DruidLayout {
                 """.formatted(port("router")));
     }
 
-    private String common() {
+    private String common(Path extensionsDir, List<String> loadList) throws IOException {
         return """
                 druid.host=127.0.0.1
-                druid.extensions.loadList=[]
+                druid.extensions.loadList=%s
                 druid.extensions.directory=%s
                 druid.extensions.hadoopDependenciesDir=%s
                 druid.startup.logging.logProperties=false
@@ -161,7 +198,8 @@ final class DruidLayout {
                 druid.indexing.doubleStorage=double
                 druid.sql.enable=true
                 druid.lookup.enableLookupSyncOnStartup=false
-                """.formatted(var.resolve("extensions"), var.resolve("hadoop-dependencies"), zkPort, derbyPort,
+                """.formatted(JSON.writeValueAsString(loadList), extensionsDir, var.resolve("hadoop-dependencies"),
+                zkPort, derbyPort,
                 var.resolve("metadata.db"), derbyPort, var.resolve("segments"), var.resolve("indexing-logs"));
     }
 

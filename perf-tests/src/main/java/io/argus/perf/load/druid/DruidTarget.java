@@ -31,11 +31,11 @@ import java.util.regex.Pattern;
 public final class DruidTarget implements Target {
 
     /** Druid's names for its processes, in start order. */
-    static final List<String> SERVICES = List.of("coordinator", "broker", "historical", "middleManager", "router");
+    public static final List<String> SERVICES = List.of("coordinator", "broker", "historical", "middleManager", "router");
     public static final String DATASOURCE = "wikipedia";
     public static final String QUERY = "SELECT * FROM wikipedia WHERE __time > MILLIS_TO_TIMESTAMP(%d) LIMIT 10";
     /** The module flags Druid's launch scripts add on JDK 17; without them historicals fail to map segments. */
-    static final List<String> MODULE_FLAGS = List.of(
+    public static final List<String> MODULE_FLAGS = List.of(
             "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
             "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -45,7 +45,7 @@ public final class DruidTarget implements Target {
             "--add-opens=java.base/java.io=ALL-UNNAMED",
             "--add-opens=java.base/java.lang=ALL-UNNAMED",
             "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED");
-    static final Pattern STARTED = Pattern.compile("Server - Started @(\\d+)ms");
+    public static final Pattern STARTED = Pattern.compile("Server - Started @(\\d+)ms");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DruidInstall install;
@@ -80,11 +80,11 @@ public final class DruidTarget implements Target {
     }
 
     /** The name the agents and the report give a Druid process. */
-    static String agentName(String druidService) {
+    public static String agentName(String druidService) {
         return druidService.equals("coordinator") ? "coordinator-overlord" : druidService;
     }
 
-    static List<String> heap(String service) {
+    public static List<String> heap(String service) {
         return switch (service) {
             case "coordinator" -> List.of("-Xms256m", "-Xmx256m");
             case "broker", "historical" -> List.of("-Xms512m", "-Xmx512m", "-XX:MaxDirectMemorySize=400m");
@@ -94,7 +94,7 @@ public final class DruidTarget implements Target {
         };
     }
 
-    static final List<String> PEON_HEAP = List.of("-Xms256m", "-Xmx256m", "-XX:MaxDirectMemorySize=300m");
+    public static final List<String> PEON_HEAP = List.of("-Xms256m", "-Xmx256m", "-XX:MaxDirectMemorySize=300m");
 
     @Override
     public List<String> serviceNames() {
@@ -152,7 +152,8 @@ public final class DruidTarget implements Target {
         return o;
     }
 
-    private static List<String> jvmCommon(DruidLayout layout) {
+    /** G1, UTC, UTF-8, the launch's temp folder, log4j for java.util.logging and {@link #MODULE_FLAGS}. */
+    public static List<String> jvmCommon(DruidLayout layout) {
         List<String> o = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
                 "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
                 "-Djava.io.tmpdir=" + layout.var.resolve("tmp"),

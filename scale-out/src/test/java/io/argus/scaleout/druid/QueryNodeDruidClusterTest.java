@@ -1,0 +1,329 @@
+package io.argus.scaleout.druid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.Collector;
+import io.argus.collector.CollectorConfig;
+import io.argus.collector.storage.Histograms;
+import io.argus.collector.storage.druid.DruidDatasources;
+import io.argus.collector.storage.druid.DruidSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Druid cluster (the scale-out launcher) holding a fleet's telemetry in the contract's records, ingested by
+ * Druid's native batch ingestion from the same JSON the Kafka topics carry; a collector started with
+ * {@code --query druid} answers the API from it. Runs under {@code -Pdruid} (a few minutes).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class QueryNodeDruidClusterTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int TRACES = 300;
+    private static final Duration INGEST_TIMEOUT = Duration.ofMinutes(10);
+
+    @TempDir
+    static Path work;
+
+    private DruidCluster druid;
+    private SyntheticFleet fleet;
+    private final DruidSpecs specs = new DruidSpecs(new DruidDatasources("argus-"));
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    void startDruidAndIngest() throws Exception {
+        druid = DruidCluster.start(DruidCluster.install(), work.resolve("druid"), DruidCluster.DEFAULT_WORKER_CAPACITY,
+                System.out);
+        // half an hour of traffic that ended a minute ago: inside every retention period
+        long end = System.currentTimeMillis() - 60_000;
+        fleet = new SyntheticFleet(TRACES, end - 30 * 60_000, 30 * 60_000, 7);
+        RetentionRules.defaults().apply(druid.api(), specs.datasources());
+
+        Map<String, List<String>> records = new LinkedHashMap<>();
+        List<String> spans = new ArrayList<>();
+        fleet.forEachTrace(t -> t.forEach(s -> spans.add(ContractJson.span(s))));
+        records.put(specs.datasources().spans(), spans);
+        records.put(specs.datasources().calls(), fleet.cells.stream().map(ContractJson::cell).toList());
+        records.put(specs.datasources().jvm(), fleet.gauges.stream().map(ContractJson::gauge).toList());
+        records.put(specs.datasources().agents(), fleet.agentEvents.stream().map(ContractJson::agentEvent).toList());
+        Map<String, String> tasks = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : records.entrySet()) {
+            tasks.put(e.getKey(), druid.api().submitTask(specs.inlineBatchTask(e.getKey(),
+                    String.join("\n", e.getValue()))));
+        }
+        for (String task : tasks.values()) {
+            druid.api().awaitTask(task, INGEST_TIMEOUT);
+        }
+        // queryable once the historical has loaded the published segments
+        awaitCount(specs.datasources().spans(), "COUNT(*)", fleet.spanCount());
+        awaitCount(specs.datasources().calls(), "SUM(\"count\")",
+                fleet.cells.stream().mapToLong(SyntheticFleet.Cell::count).sum());
+        awaitCount(specs.datasources().jvm(), "COUNT(*)", fleet.gauges.size());
+        awaitCount(specs.datasources().agents(), "COUNT(*)", fleet.agentEvents.size());
+    }
+
+    private void awaitCount(String datasource, String aggregate, long expected) throws Exception {
+        druid.api().awaitSql("SELECT " + aggregate + " AS n FROM \"" + datasource + "\"",
+                rows -> rows.size() == 1 && rows.get(0).path("n").asLong() == expected, INGEST_TIMEOUT);
+    }
+
+    @AfterAll
+    void stopDruid() {
+        if (druid != null) {
+            druid.close();
+        }
+    }
+
+    private Collector queryNode(String prefix) {
+        return Collector.start(CollectorConfig.builder().httpPort(0).ingestPort(0).dataDir(work.resolve("unused"))
+                .druidQuery(new DruidSettings(URI.create(druid.routerUrl()), prefix, Duration.ofSeconds(60)))
+                .build());
+    }
+
+    private JsonNode get(Collector c, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(c.httpUrl() + path.substring(1)))
+                .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void traceByIdHasEverySpanOfTheTrace() throws Exception {
+        try (Collector c = queryNode("argus-")) {
+            assertThat(c.ingestPort()).isZero();
+            for (int i : new int[] {0, TRACES / 2, TRACES - 1}) {
+                List<SyntheticFleet.Span> expected = new ArrayList<>(fleet.trace(i));
+                JsonNode trace = get(c, "/api/traces/" + expected.get(0).traceId());
+                assertThat(trace.path("traceId").asText()).isEqualTo(expected.get(0).traceId());
+                JsonNode spans = trace.path("spans");
+                assertThat(spans).hasSize(4);
+                expected.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
+                for (int s = 0; s < 4; s++) {
+                    SyntheticFleet.Span want = expected.get(s);
+                    JsonNode got = spans.get(s);
+                    assertThat(got.path("spanId").asText()).isEqualTo(want.spanId());
+                    assertThat(got.path("parentSpanId").isNull() ? "" : got.path("parentSpanId").asText())
+                            .isEqualTo(want.parentSpanId());
+                    assertThat(got.path("service").asText()).isEqualTo(want.service());
+                    assertThat(got.path("instance").asText()).isEqualTo(want.instance());
+                    assertThat(got.path("kind").asText()).isEqualTo(want.kind());
+                    assertThat(got.path("name").asText()).isEqualTo(want.name());
+                    assertThat(got.path("startEpochNanos").asLong()).isEqualTo(want.startNs());
+                    assertThat(got.path("durationNanos").asLong()).isEqualTo(want.durationNs());
+                    assertThat(got.path("status").asText()).isEqualTo(want.status());
+                    Map<String, String> tags = new LinkedHashMap<>();
+                    got.path("tags").fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
+                    assertThat(tags).isEqualTo(want.tags());
+                }
+            }
+            HttpResponse<String> missing = http.send(HttpRequest.newBuilder(URI.create(c.httpUrl()
+                    + "api/traces/0000000000000000000000000000abcd")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(missing.statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void recentTracesNewestRootFirst() throws Exception {
+        try (Collector c = queryNode("argus-")) {
+            JsonNode traces = get(c, "/api/traces?limit=5");
+            assertThat(traces).hasSize(5);
+            for (int k = 0; k < 5; k++) {
+                SyntheticFleet.Span root = fleet.trace(TRACES - 1 - k).get(0);
+                JsonNode t = traces.get(k);
+                assertThat(t.path("traceId").asText()).isEqualTo(root.traceId());
+                assertThat(t.path("rootName").asText()).isEqualTo(root.name());
+                assertThat(t.path("service").asText()).isEqualTo("orders");
+                assertThat(t.path("spanCount").asLong()).isEqualTo(4);
+                assertThat(t.path("durationMs").asDouble()).isEqualTo(root.durationNs() / 1e6);
+            }
+            JsonNode stock = get(c, "/api/traces?service=stock");
+            assertThat(stock).isEmpty(); // stock never holds a root
+        }
+    }
+
+    @Test
+    void servicesAndAgentsFromTheAgentSessionEvents() throws Exception {
+        try (Collector c = queryNode("argus-")) {
+            JsonNode services = get(c, "/api/services");
+            assertThat(services).hasSize(2);
+            assertThat(services.get(0).path("service").asText()).isEqualTo("orders");
+            assertThat(services.get(0).path("instances").toString())
+                    .isEqualTo("[\"orders-1@host\",\"orders-2@host\"]");
+            assertThat(services.get(1).path("service").asText()).isEqualTo("stock");
+            assertThat(services.get(1).path("lastSeenMs").asLong()).isEqualTo(fleet.startMs + fleet.rangeMs);
+
+            JsonNode agents = get(c, "/api/agents");
+            assertThat(agents).hasSize(3);
+            JsonNode o1 = agents.get(0);
+            assertThat(o1.path("instance").asText()).isEqualTo("orders-1@host");
+            assertThat(o1.path("pid").asLong()).isEqualTo(1001);
+            assertThat(o1.path("connectedAtMs").asLong()).isEqualTo(fleet.startMs);
+            assertThat(o1.path("lastHeartbeatMs").asLong()).isEqualTo(fleet.startMs + fleet.rangeMs);
+            assertThat(o1.path("sentSpans").asLong()).isEqualTo(10010);
+            // the last heartbeat is older than the connected window by the time the tests run
+            assertThat(o1.path("connected").asBoolean()).isEqualTo(
+                    System.currentTimeMillis() - (fleet.startMs + fleet.rangeMs) <= 120_000);
+            // orders-1 serves the even traces: two spans each
+            assertThat(o1.path("spansReceived").asLong()).isEqualTo(2L * ((TRACES + 1) / 2));
+            assertThat(agents.get(2).path("spansReceived").asLong()).isEqualTo(2L * TRACES);
+        }
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // adds agents the other tests do not expect
+    void anAgentIsConnectedUntilItDisconnects() throws Exception {
+        // stamped a minute ahead, so that the ingestion task's run time cannot age them past the connected window
+        long ts = System.currentTimeMillis() + 60_000;
+        String events = ContractJson.agentEvent(new SyntheticFleet.AgentEvent(ts, "heartbeat", "stock", "stock-2@host",
+                2001, ts - 90_000, 77)) + "\n" + ContractJson.agentEvent(new SyntheticFleet.AgentEvent(ts,
+                "disconnected", "stock", "stock-3@host", 2002, ts - 90_000, 88));
+        druid.api().awaitTask(druid.api().submitTask(specs.inlineBatchTask(specs.datasources().agents(), events)),
+                INGEST_TIMEOUT);
+        awaitCount(specs.datasources().agents(), "COUNT(*)", fleet.agentEvents.size() + 2);
+        try (Collector c = queryNode("argus-")) {
+            Map<String, JsonNode> agents = new LinkedHashMap<>();
+            get(c, "/api/agents").forEach(a -> agents.put(a.path("instance").asText(), a));
+            assertThat(agents.get("stock-2@host").path("connected").asBoolean()).isTrue();
+            assertThat(agents.get("stock-2@host").path("sentSpans").asLong()).isEqualTo(77);
+            assertThat(agents.get("stock-3@host").path("connected").asBoolean()).isFalse();
+            assertThat(agents.get("stock-3@host").path("lastSeenMs").asLong()).isEqualTo(ts);
+            JsonNode stock = get(c, "/api/services").get(1);
+            assertThat(stock.path("instances").toString())
+                    .isEqualTo("[\"stock-1@host\",\"stock-2@host\",\"stock-3@host\"]");
+        }
+    }
+
+    @Test
+    void httpMetricsMatchTheIngestedCellsWithPercentiles() throws Exception {
+        try (Collector c = queryNode("argus-")) {
+            JsonNode server = get(c, "/api/metrics/http?kind=server");
+            Map<String, JsonNode> byKey = new LinkedHashMap<>();
+            server.forEach(m -> byKey.put(m.path("service").asText() + "|" + m.path("status").asInt(), m));
+            assertThat(byKey.keySet()).containsExactlyInAnyOrderElementsOf(fleet.serverDurations.keySet());
+            for (Map.Entry<String, List<Long>> e : fleet.serverDurations.entrySet()) {
+                JsonNode m = byKey.get(e.getKey());
+                List<Long> d = new ArrayList<>(e.getValue());
+                Collections.sort(d);
+                int status = Integer.parseInt(e.getKey().split("\\|")[1]);
+                assertThat(m.path("kind").asText()).isEqualTo("server");
+                assertThat(m.path("method").asText()).isEqualTo("GET");
+                assertThat(m.path("count").asLong()).isEqualTo(d.size());
+                assertThat(m.path("errors").asLong()).isEqualTo(status >= 500 ? d.size() : 0);
+                assertThat(m.path("minMs").asDouble()).isEqualTo(Math.round(d.get(0) / 1e3) / 1e3);
+                assertThat(m.path("maxMs").asDouble()).isEqualTo(Math.round(d.get(d.size() - 1) / 1e3) / 1e3);
+                double avg = d.stream().mapToLong(Long::longValue).average().orElseThrow();
+                assertThat(m.path("avgMs").asDouble()).isCloseTo(avg / 1e6, within(0.001));
+                // the percentile of the merged histogram of every ingested cell...
+                long[] merged = new long[DruidDatasources.BUCKETS];
+                d.forEach(v -> merged[SyntheticFleet.bucketOf(v)]++);
+                double p95 = Histograms.percentile(0.95, DruidDatasources.BUCKET_BOUNDS_NS, merged, d.get(0),
+                        d.get(d.size() - 1));
+                assertThat(m.path("p95Ms").asDouble()).isCloseTo(p95 / 1e6, within(0.001));
+                // ...which is within a bucket (25%) of the exact one
+                double exact95 = d.get((int) Math.ceil(0.95 * d.size()) - 1) / 1e6;
+                assertThat(m.path("p95Ms").asDouble()).isBetween(exact95 / 1.25, exact95 * 1.25);
+                double exact99 = d.get((int) Math.ceil(0.99 * d.size()) - 1) / 1e6;
+                assertThat(m.path("p99Ms").asDouble()).isBetween(exact99 / 1.25, exact99 * 1.25);
+            }
+            JsonNode client = get(c, "/api/metrics/http?kind=client&service=orders");
+            assertThat(client).isNotEmpty();
+            assertThat(client.get(0).path("target").asText()).isEqualTo(SyntheticFleet.STOCK_PEER);
+            long clientCalls = 0;
+            for (JsonNode m : client) {
+                clientCalls += m.path("count").asLong();
+            }
+            assertThat(clientCalls).isEqualTo(TRACES);
+            assertThat(get(c, "/api/metrics/http?service=nobody")).isEmpty();
+        }
+    }
+
+    @Test
+    void jvmGaugesLatestAndSeries() throws Exception {
+        try (Collector c = queryNode("argus-")) {
+            JsonNode jvm = get(c, "/api/metrics/jvm?service=orders");
+            assertThat(jvm.path("service").asText()).isEqualTo("orders");
+            assertThat(jvm.path("instances")).hasSize(2);
+            JsonNode first = jvm.path("instances").get(0);
+            assertThat(first.path("instance").asText()).isEqualTo("orders-1@host");
+            List<SyntheticFleet.Gauge> heap = fleet.gauges.stream()
+                    .filter(g -> g.instance().equals("orders-1@host") && g.name().equals("heap.used"))
+                    .collect(Collectors.toList());
+            SyntheticFleet.Gauge last = heap.get(heap.size() - 1);
+            assertThat(first.path("latest").path("heap.used").asDouble()).isEqualTo(last.value());
+            JsonNode series = first.path("series").path("heap.used");
+            assertThat(series).hasSize(60);
+            assertThat(series.get(59).get(0).asLong()).isEqualTo(last.tsMs());
+            assertThat(series.get(0).get(0).asLong()).isEqualTo(heap.get(heap.size() - 60).tsMs());
+        }
+    }
+
+    @Test
+    void rulesAreSetPerDatasource() throws Exception {
+        JsonNode spans = druid.api().rules(specs.datasources().spans());
+        assertThat(spans.get(0).path("type").asText()).isEqualTo("loadByPeriod");
+        assertThat(spans.get(0).path("period").asText()).isEqualTo("PT168H");
+        assertThat(spans.get(1).path("type").asText()).isEqualTo("dropForever");
+        assertThat(druid.api().rules(specs.datasources().calls()).get(0).path("period").asText()).isEqualTo("PT720H");
+    }
+
+    @Test
+    void theDataSketchesExtensionIsLoaded() throws Exception {
+        List<JsonNode> rows = druid.api().sql("SELECT APPROX_QUANTILE_DS(duration_ns, 0.5) AS p50 FROM \"argus-spans\"");
+        assertThat(rows.get(0).path("p50").asDouble()).isPositive();
+    }
+
+    @Test
+    void aMissingDatasourceIsOneErrorNamingThePrefix() {
+        assertThatThrownBy(() -> queryNode("nothing-"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("--druid-datasource-prefix 'nothing-'")
+                .hasMessageContaining("no datasource nothing-spans, nothing-calls, nothing-jvm, nothing-agents");
+    }
+
+    @Test
+    void theOverlordAcceptsTheKafkaSupervisorSpecs() throws Exception {
+        // another prefix, so that these supervisors never touch the datasources above
+        DruidSpecs other = new DruidSpecs(new DruidDatasources("spec-check-"));
+        try (var closed = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            String nowhere = "127.0.0.1:" + closed.getLocalPort();
+            List<String> ids = new DruidIngestion(druid.api(), other).startSupervisors(nowhere);
+            try {
+                assertThat(ids).containsExactlyElementsOf(other.all());
+                assertThat(druid.api().supervisors()).containsAll(other.all());
+                // a query node takes a datasource with a supervisor but no segment yet, and answers it as empty
+                try (Collector c = queryNode("spec-check-")) {
+                    assertThat(get(c, "/api/traces")).isEmpty();
+                    assertThat(get(c, "/api/services")).isEmpty();
+                    assertThat(get(c, "/api/metrics/http")).isEmpty();
+                }
+            } finally {
+                for (String id : ids) {
+                    druid.api().terminateSupervisor(id);
+                }
+            }
+        }
+    }
+}
