@@ -17,13 +17,22 @@ import java.util.Map;
  */
 public final class HotSpotCounters {
 
-    /** Classes loaded so far, the JDK's own included. */
+    /** Classes loaded so far from class files, the JDK's own included. */
     public static final String LOADED_CLASSES = "java.cls.loadedClasses";
+    /** Classes loaded so far from the class-data sharing archive. */
+    public static final String SHARED_LOADED_CLASSES = "java.cls.sharedLoadedClasses";
 
     private static final int MAGIC = 0xcafec0c0;
     private static final byte TYPE_LONG = 'J';
 
     private HotSpotCounters() {
+    }
+
+    /** Every class loaded so far, from class files and from the CDS archive; null when unpublished. */
+    public static Long allLoadedClasses(long pid) {
+        Map<String, Long> counters = read(pid);
+        Long loaded = counters.get(LOADED_CLASSES);
+        return loaded == null ? null : loaded + counters.getOrDefault(SHARED_LOADED_CLASSES, 0L);
     }
 
     /** The counters of {@code pid}, or an empty map when its file is absent or unreadable. */

@@ -3,6 +3,7 @@ package io.argus.perf.load.report;
 import io.argus.perf.harness.report.Fmt;
 import io.argus.perf.harness.report.Markdown;
 import io.argus.perf.harness.report.Section;
+import io.argus.perf.load.Scenario;
 import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
@@ -54,7 +55,7 @@ final class StartupFootprintSection implements Section<RunResults> {
         }
         String jdk = javaMajor(r.machine.targetJava);
         md.line("Added by the agent by the time each process was ready: loaded classes (the JVM's `"
-                + "java.cls.loadedClasses` counter) and CPU ms (user + system), each the scenario's median minus the"
+                + "java.cls.loadedClasses` and `java.cls.sharedLoadedClasses` counters) and CPU ms (user + system), each the scenario's median minus the"
                 + " baseline's. \"Previous\" is the previous release's figure (`perf-tests/src/main/resources/"
                 + "io/argus/perf/load/report/" + PREVIOUS + "`, key `" + r.settings.target + ".<scenario>.<process>.jdk"
                 + jdk + ".classes|cpuMs`); not a pass/fail check.");
@@ -62,7 +63,8 @@ final class StartupFootprintSection implements Section<RunResults> {
         md.row("Scenario", "Process", "Agent classes", "Previous", "Change", "Agent CPU ms at ready", "Previous", "Change");
         md.sep(8);
         for (ScenarioResult s : r.scenarios) {
-            if (!"argus".equals(s.agent)) {
+            Scenario scenario = Scenario.byName(s.name);
+            if (scenario == null || !scenario.isArgus()) {
                 continue;
             }
             for (String svc : services(s)) {

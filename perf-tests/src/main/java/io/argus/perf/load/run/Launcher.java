@@ -94,7 +94,7 @@ public final class Launcher {
                 running.add(p);
                 long readyNanos = awaitReady(spec, p);
                 double cpuAtReady = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
-                Long classesAtReady = HotSpotCounters.read(p.pid()).get(HotSpotCounters.LOADED_CLASSES);
+                Long classesAtReady = HotSpotCounters.allLoadedClasses(p.pid());
                 ProcessStartup s = new ProcessStartup();
                 s.service = spec.service();
                 s.instrumented = spec.instrumented();

@@ -17,6 +17,8 @@ class HotSpotCountersTest {
         assertThat(new java.util.zip.Adler32()).isNotNull();
         assertThat(HotSpotCounters.read(pid).get(HotSpotCounters.LOADED_CLASSES))
                 .isGreaterThanOrEqualTo(before.get(HotSpotCounters.LOADED_CLASSES));
+        assertThat(HotSpotCounters.allLoadedClasses(pid)).as("class files and the CDS archive")
+                .isGreaterThan(before.get(HotSpotCounters.LOADED_CLASSES));
     }
 
     @Test
