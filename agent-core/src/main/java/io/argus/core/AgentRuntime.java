@@ -98,6 +98,11 @@ public final class AgentRuntime {
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
                 ? settings.collectorList() : "discard")
                 + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
+        if (AgentLog.isDebug()) {
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            AgentLog.debug("start-up: premain took " + millis + " ms, main thread cpu so far "
+                    + threads.getCurrentThreadCpuTime() / 1_000_000 + " ms");
+        }
     }
 
     private static void loadPlugins(AgentSettings settings, ClassLoader loader, final Exporter exporter,

@@ -27,7 +27,7 @@ class PerfQuickIT {
     static final List<String> SCENARIOS = List.of("baseline", "jvm-only", "default-0", "default-100", "otel", "otel-otlp",
             "elastic");
     static final List<String> SECTIONS = List.of("Headline", "Method", "Machine", "Scenarios and agent settings",
-            "Startup", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
+            "Startup", "Start-up footprint", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
             "Errors and outliers");
     static final List<String> CHARTS = List.of("chart-startup", "chart-latency", "chart-qps-rounds", "chart-cpu");
     static final long TIMEOUT_MINUTES = 11;
@@ -110,6 +110,8 @@ class PerfQuickIT {
                     Map<String, Object> proc = map(po);
                     assertThat(num(proc.get("readyMs")).doubleValue()).as(name + " readyMs").isPositive();
                     assertThat(proc.get("startedLogMs")).as(name + " 'Started @' value").isNotNull();
+                    assertThat(num(proc.get("classesAtReady")).longValue()).as(name + " classes loaded at ready")
+                            .isGreaterThan(1000L);
                     if (name.equals("jvm-only") || name.startsWith("default-")) {
                         assertThat(proc.get("agentInitMs")).as(name + " Argus start line").isNotNull();
                     }

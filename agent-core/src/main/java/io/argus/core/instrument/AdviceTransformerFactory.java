@@ -22,7 +22,6 @@ import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,20 +65,12 @@ final class AdviceTransformerFactory {
                     .transform(new InjectFields(new FieldInjection(owner), phase));
         }
         for (TypeProbe probe : probes) {
-            AgentBuilder.Transformer.ForAdvice transformer = new AgentBuilder.Transformer.ForAdvice()
-                    .include(agentLoader)
-                    .withExceptionHandler(countErrors);
-            int usable = 0;
+            if (probe.advice().isEmpty()) {
+                continue;
+            }
             ElementMatcher.Junction<MethodDescription> anyAdvised = ElementMatchers.none();
             for (TypeProbe.MethodAdvice advice : probe.advice()) {
-                if (AdviceChecks.isUsable(advicePool, advice.adviceClassName, probe.pluginName())) {
-                    transformer = transformer.advice(advice.methods, advice.adviceClassName);
-                    anyAdvised = anyAdvised.or(advice.methods);
-                    usable++;
-                }
-            }
-            if (usable == 0 || !helpers.exist(probe.helpers(), probe.pluginName())) {
-                continue;
+                anyAdvised = anyAdvised.or(advice.methods);
             }
             ElementMatcher.Junction<TypeDescription> types = probe.isHierarchy()
                     ? ElementMatchers.<TypeDescription>hasSuperType(ElementMatchers.named(probe.typeName()))
@@ -92,37 +83,10 @@ final class AdviceTransformerFactory {
                 // the name first: other probes' classes are dismissed without resolving their hierarchy
                 types = new SimpleNameHints(probe.nameHints()).and(types);
             }
-            if (probe.helpers().isEmpty()) {
-                builder = builder.type(types).transform(transformer);
-            } else {
-                // the helpers first: if they cannot be defined, the class is left as it is
-                InjectHelpers inject = new InjectHelpers(helpers, new ArrayList<String>(probe.helpers()));
-                builder = builder.type(types).transform(inject).transform(transformer);
-            }
+            builder = builder.type(types).transform(new CheckedAdvice(probe, advicePool, agentLoader, countErrors,
+                    helpers));
         }
         return builder.makeRaw();
-    }
-
-    /** Defines a probe's helper classes in the loader of the class being transformed; changes nothing in it. */
-    private static final class InjectHelpers implements AgentBuilder.Transformer {
-        private final HelperInjector injector;
-        private final List<String> classNames;
-
-        InjectHelpers(HelperInjector injector, List<String> classNames) {
-            this.injector = injector;
-            this.classNames = classNames;
-        }
-
-        @Override
-        public DynamicType.Builder<?> transform(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
-                                                JavaModule module, ProtectionDomain domain) {
-            try {
-                injector.inject(loader, domain, classNames);
-            } catch (Exception e) {
-                throw new IllegalStateException("helper classes for " + type.getName() + " could not be defined", e);
-            }
-            return builder;
-        }
     }
 
     /** Adds an owner class's fields while it is loaded; a loaded class cannot get new fields, so a retransformation adds none. */

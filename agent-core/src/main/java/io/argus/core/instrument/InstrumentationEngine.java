@@ -42,6 +42,7 @@ public final class InstrumentationEngine {
     private final ProbeIndex index;
     private final boolean waitForEngine;
     private final AtomicLong transformedClasses = new AtomicLong();
+    private final EngineTimings timings = new EngineTimings();
     private final CountDownLatch ready = new CountDownLatch(1);
     /** Names of probed classes that loaded before the engine was ready; guarded by itself. */
     private final Set<String> deferred = new HashSet<String>();
@@ -72,6 +73,7 @@ public final class InstrumentationEngine {
             @Override
             public void run() {
                 long t0 = System.nanoTime();
+                long cpu0 = threadCpuNanos();
                 Set<String> loadedMeanwhile;
                 try {
                     ClassFileTransformer created = AdviceTransformerFactory.create(probes, owners, agentLoader,
@@ -81,6 +83,7 @@ public final class InstrumentationEngine {
                         loadedMeanwhile = new HashSet<String>(deferred);
                         deferred.clear();
                     }
+                    timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
                     AgentLog.debug("instrumentation engine ready in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
                 } catch (Throwable t) {
                     AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
@@ -90,6 +93,10 @@ public final class InstrumentationEngine {
                 }
                 retransform(inst, loadedEarlier);
                 retransformByName(inst, loadedMeanwhile);
+                timings.initThreadDone(threadCpuNanos() - cpu0);
+                if (AgentLog.isDebug()) {
+                    AgentLog.debug("start-up: " + timings.describe());
+                }
             }
         }, "argus-instrumentation-init");
         initThread.setDaemon(true);
@@ -101,6 +108,19 @@ public final class InstrumentationEngine {
 
     public long transformedClasses() {
         return transformedClasses.get();
+    }
+
+    public EngineTimings timings() {
+        return timings;
+    }
+
+    /** The current thread's CPU time when the log is at debug (the start-up report), else 0. */
+    private static long threadCpuNanos() {
+        if (!AgentLog.isDebug()) {
+            return 0;
+        }
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
     }
 
     private ClassFileTransformer awaitReady() {
@@ -204,8 +224,10 @@ public final class InstrumentationEngine {
                 return null;
             } finally {
                 phase.exit();
+                long took = System.nanoTime() - t0;
+                timings.transformed(classBeingRedefined == null, took);
                 if (AgentLog.isDebug()) {
-                    AgentLog.debug("transform of " + className + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                    AgentLog.debug("transform of " + className + " took " + took / 1_000_000 + " ms");
                 }
             }
         }
@@ -216,6 +238,7 @@ public final class InstrumentationEngine {
                 synchronized (deferred) {
                     if (byteBuddy == null) {
                         deferred.add(className);
+                        timings.deferred();
                         AgentLog.debug(className + " loaded before the engine was ready; instrumenting it later");
                         return null;
                     }

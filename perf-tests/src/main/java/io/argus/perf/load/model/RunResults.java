@@ -116,6 +116,8 @@ public class RunResults {
         public Long startedLogMs;
         /** CPU time (user + system, all threads) the process had used when it became ready: less noisy than wall time on a shared machine. */
         public Double cpuMsAtReady;
+        /** Classes the JVM had loaded when the process became ready, CDS-shared ones included (its hsperfdata counters); null where unpublished. */
+        public Long classesAtReady;
         /** The agent's own start-up line, if it printed one. */
         public String agentLine;
         /** Argus only: 'started in N ms' from the agent's line. */

@@ -11,11 +11,11 @@ import java.util.List;
 public final class MarkdownReport {
 
     public static final List<String> SECTIONS = List.of("Headline", "Method", "Machine", "Scenarios and agent settings",
-            "Startup", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
+            "Startup", "Start-up footprint", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
             "Errors and outliers");
 
     private static final List<Section<RunResults>> RENDERERS = List.of(new HeadlineSection(), new MethodSection(),
-            new MachineSection(), new ScenariosSection(), new StartupSection(), new ClosedLoopSection(),
+            new MachineSection(), new ScenariosSection(), new StartupSection(), new StartupFootprintSection(), new ClosedLoopSection(),
             new GatlingSection(), new ResourcesSection(), new CollectorSection(), new StatisticsSection(),
             new ErrorsSection());
 

@@ -127,7 +127,8 @@ final class StartupSection implements Section<RunResults> {
         md.line("");
     }
 
-    private static double median(ScenarioResult s, String service, Function<ProcessStartup, Double> value) {
+    /** The median of one figure of one process over a scenario's launches that did not fail; NaN if none. */
+    static double median(ScenarioResult s, String service, Function<ProcessStartup, Double> value) {
         List<Double> v = new ArrayList<>();
         for (StartupLaunch l : s.startup) {
             if (l.error != null) {

@@ -1,12 +1,15 @@
 package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.Http;
+import io.argus.perf.harness.proc.HotSpotCounters;
 import io.argus.perf.harness.proc.ManagedProcess;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
 import io.argus.perf.load.target.Target;
 import io.argus.perf.load.target.TargetEnv;
+
+import io.argus.perf.harness.proc.HotSpotCounters;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,12 +94,14 @@ public final class Launcher {
                 running.add(p);
                 long readyNanos = awaitReady(spec, p);
                 double cpuAtReady = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
+                Long classesAtReady = HotSpotCounters.allLoadedClasses(p.pid());
                 ProcessStartup s = new ProcessStartup();
                 s.service = spec.service();
                 s.instrumented = spec.instrumented();
                 s.pid = p.pid();
                 s.readyMs = (readyNanos - p.spawnNanos()) / 1e6;
                 s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
+                s.classesAtReady = classesAtReady;
                 p.awaitMatch("started", 5000);
                 s.startedLogMs = p.matchedNumber("started");
                 s.agentLine = p.match("argus") != null ? p.match("argus") : p.match("agent");

@@ -43,7 +43,7 @@ final class SyntheticResults {
         r.machine.cores = 2;
         r.machine.memoryMb = 4096;
         r.machine.cpuModel = "Test CPU | with a pipe";
-        r.machine.targetJava = "openjdk 17";
+        r.machine.targetJava = "openjdk version \"17.0.15\" 2025-04-15";
         r.machine.gatlingVersion = "3.15.1";
         double[] slowdown = {1.0, 1.01, 1.02, 1.05, 1.4, 1.45, 1.3};
         int seq = 0;
@@ -65,6 +65,8 @@ final class SyntheticResults {
                     p.readyMs = 500 * slowdown[si] + rnd.nextGaussian() * 20;
                     p.startedLogMs = Math.round(p.readyMs - 60);
                     p.agentInitMs = sc.isArgus() ? 80L : null;
+                    p.cpuMsAtReady = 900.0 * slowdown[si] + pass;
+                    p.classesAtReady = sc.isArgus() ? 4000L + pass : 2400L + pass;
                     l.processes.add(p);
                 }
                 l.totalReadyMs = l.processes.stream().mapToDouble(p -> p.readyMs).sum();

@@ -1,5 +1,8 @@
 package io.argus.plugin.executors.app;
 
+import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.server.ServerCalls;
+
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ public final class VirtualThreadsApp {
     public static void main(String[] args) throws Exception {
         // spans that end before the agent has connected to the collector are dropped by design
         Thread.sleep(2000);
+        awaitVirtualThreadsInstrumented();
         ExecutorService perTask = Executors.newVirtualThreadPerTaskExecutor();
         ForkJoinPool scheduler = scheduler();
 
@@ -167,6 +171,30 @@ public final class VirtualThreadsApp {
             field.setAccessible(true);
             return (ForkJoinPool) field.get(null);
         }
+    }
+
+    /**
+     * VirtualThread loads before the agent, so the engine's init thread retransforms it, which on a
+     * loaded machine can take longer than the first sleep: waits (60 s at most) until a virtual
+     * thread started under a trace sees the trace. The warm-up traces print no ROOT line.
+     */
+    private static void awaitVirtualThreadsInstrumented() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            long start = System.nanoTime();
+            ActiveSpan root = ServerCalls.start("GET", "/warm-up", null, null);
+            Boolean[] seen = new Boolean[1];
+            try {
+                Thread.ofVirtual().start(() -> seen[0] = current()).join();
+            } finally {
+                ServerCalls.end(root, start, "GET", "/warm-up", 200, null);
+            }
+            if (Boolean.TRUE.equals(seen[0])) {
+                return;
+            }
+            sleep(200);
+        }
+        print("WARM-UP virtual threads never saw a trace");
     }
 
     private static void sleep(long millis) {

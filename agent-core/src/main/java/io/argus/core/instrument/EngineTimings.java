@@ -1,0 +1,69 @@
+package io.argus.core.instrument;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the engine's start-up cost, for the start-up report: the engine's build on its own thread,
+ * and the classes transformed as they load and retransformed after. A few atomic adds per
+ * candidate class, nothing per dismissed class.
+ */
+public final class EngineTimings {
+
+    private final AtomicLong loadTransforms = new AtomicLong();
+    private final AtomicLong loadTransformNanos = new AtomicLong();
+    private final AtomicLong retransforms = new AtomicLong();
+    private final AtomicLong retransformNanos = new AtomicLong();
+    private final AtomicLong deferredClasses = new AtomicLong();
+    private volatile long buildNanos = -1;
+    private volatile long buildCpuNanos = -1;
+    private volatile long initThreadCpuNanos = -1;
+
+    /** A candidate class handed to ByteBuddy: as it loads, or as it is retransformed. */
+    void transformed(boolean firstLoad, long nanos) {
+        if (firstLoad) {
+            loadTransforms.incrementAndGet();
+            loadTransformNanos.addAndGet(nanos);
+        } else {
+            retransforms.incrementAndGet();
+            retransformNanos.addAndGet(nanos);
+        }
+    }
+
+    void deferred() {
+        deferredClasses.incrementAndGet();
+    }
+
+    void built(long wallNanos, long cpuNanos) {
+        buildNanos = wallNanos;
+        buildCpuNanos = cpuNanos;
+    }
+
+    /** The init thread is done: built the engine and retransformed what loaded before it. */
+    void initThreadDone(long cpuNanos) {
+        initThreadCpuNanos = cpuNanos;
+    }
+
+    public long loadTransforms() {
+        return loadTransforms.get();
+    }
+
+    public long retransforms() {
+        return retransforms.get();
+    }
+
+    public long deferredClasses() {
+        return deferredClasses.get();
+    }
+
+    public String describe() {
+        return "engine built in " + millis(buildNanos) + " ms (cpu " + millis(buildCpuNanos) + " ms)"
+                + ", init thread cpu " + millis(initThreadCpuNanos) + " ms"
+                + "; " + loadTransforms.get() + " classes transformed as they loaded in " + millis(loadTransformNanos.get())
+                + " ms, " + retransforms.get() + " retransformed in " + millis(retransformNanos.get()) + " ms"
+                + " (" + deferredClasses.get() + " loaded before the engine was ready)";
+    }
+
+    private static String millis(long nanos) {
+        return nanos < 0 ? "?" : Long.toString(nanos / 1_000_000);
+    }
+}
