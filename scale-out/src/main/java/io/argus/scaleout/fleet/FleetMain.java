@@ -34,6 +34,9 @@ public final class FleetMain {
     private static final List<String> SERVICE_JARS = List.of("argus-perf-tests-", "jetty-server-", "jetty-http-",
             "jetty-io-", "jetty-util-", "slf4j-api-");
 
+    /** Held: the Kafka clients' INFO lines (configuration dumps, retries while the broker starts) drown the printout. */
+    private static final java.util.logging.Logger KAFKA_CLIENT_LOG = java.util.logging.Logger.getLogger("org.apache.kafka");
+
     private FleetMain() {
     }
 
@@ -50,6 +53,7 @@ public final class FleetMain {
             System.err.print(USAGE);
             System.exit(2);
         }
+        KAFKA_CLIENT_LOG.setLevel(java.util.logging.Level.SEVERE);
         Fleet fleet;
         try {
             fleet = Fleet.start(options, System.out);
