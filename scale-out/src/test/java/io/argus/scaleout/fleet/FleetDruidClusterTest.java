@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the sample services front and back with the real agent (front reports to A, back to B; 100% sampling).
  * Requests to front cross to back over HTTP; the joined traces, the HTTP metrics and the service and agent lists
  * are read back through the query collector's API, and the lag from request sent to trace queryable is measured.
- * Profile {@code druid} (about ten minutes on two busy cores, most of it Druid starting).
+ * Profile {@code druid} (150 to 305 s on two busy cores, most of it Kafka and Druid starting).
  */
 class FleetDruidClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
