@@ -135,8 +135,15 @@ public final class KafkaIngestBenchmark {
                 .getProcessCpuTime();
     }
 
-    /** 64 distinct frames of {@code n} spans: one trace each, a root and its children, two tags per span. */
     private static List<byte[]> frames(int n) {
+        return frames(n, 1_764_000_000_000_000_000L);
+    }
+
+    /**
+     * 64 distinct frames of {@code n} spans: one trace each, a root and its children, two tags per span; the spans
+     * start within 1,000 s after {@code startEpochNanos}.
+     */
+    public static List<byte[]> frames(int n, long startEpochNanos) {
         SplittableRandom rnd = new SplittableRandom(42);
         String[] names = {"GET /api/orders", "POST /api/orders/{id}/items", "SELECT orders", "redis GET"};
         List<byte[]> out = new ArrayList<>();
@@ -145,7 +152,7 @@ public final class KafkaIngestBenchmark {
             long hi = rnd.nextLong();
             long lo = rnd.nextLong();
             long root = rnd.nextLong() | 1;
-            long start = 1_764_000_000_000_000_000L + rnd.nextLong(1_000_000_000_000L);
+            long start = startEpochNanos + rnd.nextLong(1_000_000_000_000L);
             for (int i = 0; i < n; i++) {
                 b.addSpans(Span.newBuilder()
                         .setTraceIdHigh(hi).setTraceIdLow(lo).setSpanId(i == 0 ? root : rnd.nextLong() | 1)
@@ -162,7 +169,8 @@ public final class KafkaIngestBenchmark {
         return out;
     }
 
-    private static void write(DataOutputStream out, byte[] frame) throws IOException {
+    /** One length-prefixed frame, as agents write them. */
+    public static void write(DataOutputStream out, byte[] frame) throws IOException {
         out.writeInt(frame.length);
         out.write(frame);
     }
