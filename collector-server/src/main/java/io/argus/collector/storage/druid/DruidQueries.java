@@ -11,8 +11,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The Druid SQL behind each query endpoint. Every value is a dynamic parameter; datasource names are quoted
- * identifiers (the prefix is restricted to letters, digits, '_', '.' and '-').
+ * The Druid SQL behind each query endpoint. Every value of a request is a dynamic parameter; datasource names are
+ * quoted identifiers (the prefix is restricted to letters, digits, '_', '.' and '-'). Only numbers the collector
+ * computed are written into the text: a series' step (its expression appears in both the select list and the
+ * grouping) and the length of a route suffix.
  */
 final class DruidQueries {
     /** Rows the JVM series query reads at most, whatever the number of series. */
