@@ -6,7 +6,6 @@ import io.argus.collector.RateLimitedLog;
 import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.QueryStore;
-import io.argus.collector.storage.UnsupportedQueryException;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -177,8 +176,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 badRequests.warn(route, "bad query " + QueryParams.truncate(path) + ": " + e.getMessage());
             }
             return error(e.status(), e.getMessage());
-        } catch (UnsupportedQueryException e) {
-            return error(HttpResponseStatus.NOT_IMPLEMENTED, e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "query " + path + " failed", e);
             return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());

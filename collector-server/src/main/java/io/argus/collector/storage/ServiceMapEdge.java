@@ -14,4 +14,11 @@ package io.argus.collector.storage;
  */
 public record ServiceMapEdge(String source, String target, long calls, long errors, double ratePerSec,
                              double errorRate, double p95Ms) {
+
+    /** The edge of {@code calls} client spans over {@code rangeSeconds}; rates rounded as the API shows them. */
+    public static ServiceMapEdge of(String source, String target, long calls, long errors, double rangeSeconds,
+                                    double p95Nanos) {
+        return new ServiceMapEdge(source, target, calls, errors, Math.round(calls / rangeSeconds * 1000) / 1000.0,
+                Math.round(10_000.0 * errors / calls) / 10_000.0, Math.round(p95Nanos / 1_000.0) / 1_000.0);
+    }
 }

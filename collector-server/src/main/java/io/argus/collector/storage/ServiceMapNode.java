@@ -12,4 +12,28 @@ public record ServiceMapNode(String id, String name, String type) {
     public static final String SERVICE = "service";
     public static final String DATABASE = "database";
     public static final String EXTERNAL = "external";
+    /** The id prefix of a database node. */
+    public static final String DB_PREFIX = "db:";
+    /** The id prefix of an external host node. */
+    public static final String EXTERNAL_PREFIX = "ext:";
+
+    /** The node of {@code id}, named without its type prefix; an unknown type is a service. */
+    public static ServiceMapNode of(String id, String type) {
+        if (DATABASE.equals(type) && id.startsWith(DB_PREFIX)) {
+            return new ServiceMapNode(id, id.substring(DB_PREFIX.length()), type);
+        }
+        if (EXTERNAL.equals(type) && id.startsWith(EXTERNAL_PREFIX)) {
+            return new ServiceMapNode(id, id.substring(EXTERNAL_PREFIX.length()), type);
+        }
+        return new ServiceMapNode(id, id, SERVICE);
+    }
+
+    /** Services first, then databases, then external hosts. */
+    int typeOrder() {
+        return switch (type) {
+            case SERVICE -> 0;
+            case DATABASE -> 1;
+            default -> 2;
+        };
+    }
 }

@@ -231,11 +231,20 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** A new cluster id: 16 random bytes, URL-safe base64 without padding, as Kafka's own ids. */
+    /**
+     * A new cluster id: 16 random bytes, URL-safe base64 without padding, as Kafka's own ids; never starting with
+     * '-', which the storage tool's argument parser would take for an option (one id in 64 would).
+     */
     private static String clusterId() {
-        UUID u = UUID.randomUUID();
-        ByteBuffer b = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+        while (true) {
+            UUID u = UUID.randomUUID();
+            ByteBuffer b = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
+                    .putLong(u.getLeastSignificantBits());
+            String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+            if (!id.startsWith("-")) {
+                return id;
+            }
+        }
     }
 
     private static int freePort() throws IOException {

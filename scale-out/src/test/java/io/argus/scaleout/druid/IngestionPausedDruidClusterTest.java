@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.Collector;
 import io.argus.collector.CollectorConfig;
+import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.storage.druid.DruidDatasources;
 import io.argus.collector.storage.druid.DruidSettings;
+import io.argus.collector.testing.TestAgent;
+import io.argus.protocol.SpanBatch;
 import io.argus.scaleout.kafka.KafkaBroker;
 import io.argus.scaleout.kafka.KafkaInstall;
 import java.net.URI;
@@ -17,30 +20,26 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Druid ingestion paused: while the supervisors are suspended the records stay in Kafka (the topics' end offsets
  * grow, Druid's row counts do not), and after they resume Druid reads on from where it stopped and the query node
- * finds what was sent meanwhile. A real KRaft broker and a real Druid cluster; profile {@code druid}.
- *
- * <p>Written against the broker launcher of the scale-out contract ({@code io.argus.scaleout.kafka.KafkaBroker});
- * the POM keeps it out of compilation until that launcher is in the module.
+ * finds what was sent meanwhile. Agents send the spans to a real {@code --storage kafka} ingest collector, in front
+ * of a real KRaft broker; a real Druid cluster ingests the topics. Profile {@code druid}.
  */
 class IngestionPausedDruidClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final int TRACES = 200;
 
     @TempDir
     Path work;
@@ -50,70 +49,103 @@ class IngestionPausedDruidClusterTest {
         DruidSpecs specs = new DruidSpecs(new DruidDatasources("argus-"));
         DruidDatasources ds = specs.datasources();
         long end = System.currentTimeMillis() - 60_000;
-        SyntheticFleet fleet = new SyntheticFleet(200, end - 20 * 60_000, 20 * 60_000, 3);
+        SyntheticFleet fleet = new SyntheticFleet(TRACES, end - 20 * 60_000, 20 * 60_000, 3);
         try (KafkaBroker kafka = KafkaBroker.start(KafkaInstall.pinned(), work.resolve("kafka"));
              DruidCluster druid = DruidCluster.start(DruidCluster.install(), work.resolve("druid"),
-                     DruidCluster.DEFAULT_WORKER_CAPACITY, System.out);
-             KafkaProducer<String, String> producer = producer(kafka.bootstrapServers())) {
-            kafka.createTopics(ds.all());
+                     DruidCluster.DEFAULT_WORKER_CAPACITY, System.out)) {
+            kafka.createTopics(3, ds.all().toArray(String[]::new));
             DruidIngestion ingestion = new DruidIngestion(druid.api(), specs);
             ingestion.startSupervisors(kafka.bootstrapServers());
             RetentionRules.defaults().apply(druid.api(), ds);
 
-            sendTraces(producer, fleet, ds, 0, 100);
-            sendOthers(producer, fleet, ds);
-            awaitSpans(druid, ds, 400);
+            // the topic prefix of the ingest node is the datasource prefix: each supervisor reads its topic
+            try (Collector ingest = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+                    .kafka(KafkaSettings.of(kafka.bootstrapServers()).withTopicPrefix("argus-")
+                            .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(5)))
+                    .build());
+                 Agents agents = new Agents(ingest.ingestPort())) {
+                agents.sendTraces(fleet, 0, TRACES / 2);
+                awaitEndOffsets(kafka.bootstrapServers(), ds.spans(), 4L * TRACES / 2);
+                awaitSpans(druid, ds, 4L * TRACES / 2);
 
-            ingestion.suspendAll();
-            for (String id : ds.all()) {
-                awaitState(druid, id, "SUSPENDED");
+                ingestion.suspendAll();
+                for (String id : ds.all()) {
+                    awaitState(druid, id, "SUSPENDED");
+                }
+                // the stopped tasks hand their segments to the historical: served again from there
+                awaitSpans(druid, ds, 4L * TRACES / 2);
+                agents.sendTraces(fleet, TRACES / 2, TRACES);
+                // Kafka holds every span...
+                awaitEndOffsets(kafka.bootstrapServers(), ds.spans(), 4L * TRACES);
+                Thread.sleep(15_000); // time enough for a running supervisor to have read them
+                // ...and Druid none of those sent while suspended
+                assertThat(count(druid, ds.spans())).isEqualTo(4L * TRACES / 2);
+
+                ingestion.resumeAll();
+                awaitSpans(druid, ds, 4L * TRACES);
+                druid.api().awaitSql("SELECT COUNT(DISTINCT instance) AS n FROM \"" + ds.agents() + "\"",
+                        rows -> rows.size() == 1 && rows.get(0).path("n").asLong() == 3, TIMEOUT);
             }
-            sendTraces(producer, fleet, ds, 100, 200);
-            assertThat(endOffsets(kafka.bootstrapServers(), ds.spans())).isEqualTo(800);
-            Thread.sleep(15_000); // time enough for a running supervisor to have read them
-            assertThat(count(druid, ds.spans())).isEqualTo(400);
-
-            ingestion.resumeAll();
-            awaitSpans(druid, ds, 800);
             try (Collector query = Collector.start(CollectorConfig.builder().httpPort(0).ingestPort(0)
+                    .dataDir(work.resolve("unused"))
                     .druidQuery(new DruidSettings(URI.create(druid.routerUrl()), "argus-", Duration.ofSeconds(60)))
                     .build())) {
-                String late = fleet.trace(150).get(0).traceId();
-                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create(query.httpUrl() + "api/traces/" + late)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                assertThat(r.statusCode()).isEqualTo(200);
-                assertThat(JSON.readTree(r.body()).path("spans")).hasSize(4);
+                for (int i : new int[] {TRACES / 2, TRACES * 3 / 4, TRACES - 1}) {
+                    List<SyntheticFleet.Span> sent = fleet.trace(i);
+                    JsonNode trace = get(query, "api/traces/" + sent.get(0).traceId());
+                    assertThat(trace.path("spans")).hasSize(4);
+                    List<String> ids = new ArrayList<>();
+                    trace.path("spans").forEach(s -> ids.add(s.path("spanId").asText()));
+                    assertThat(ids).containsExactlyInAnyOrderElementsOf(
+                            sent.stream().map(SyntheticFleet.Span::spanId).toList());
+                }
+                // the agents' sessions reached Druid through the ingest node as well
+                JsonNode services = get(query, "api/services");
+                assertThat(services).hasSize(2);
+                assertThat(services.get(0).path("instances").toString())
+                        .isEqualTo("[\"orders-1@host\",\"orders-2@host\"]");
             }
         }
     }
 
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
-    }
+    /** One agent connection per instance of the fleet, each sending the spans of its instance. */
+    private static final class Agents implements AutoCloseable {
+        private final Map<String, TestAgent> byInstance = new LinkedHashMap<>();
 
-    /** Spans of traces [from, to), keyed by trace id as the contract says. */
-    private static void sendTraces(KafkaProducer<String, String> producer, SyntheticFleet fleet, DruidDatasources ds,
-                                   int from, int to) throws Exception {
-        for (int i = from; i < to; i++) {
-            for (SyntheticFleet.Span s : fleet.trace(i)) {
-                producer.send(new ProducerRecord<>(ds.spans(), s.traceId(), ContractJson.span(s)));
+        Agents(int port) throws Exception {
+            for (String instance : SyntheticFleet.ORDERS) {
+                byInstance.put(instance, new TestAgent(port).hello("orders", instance));
+            }
+            byInstance.put(SyntheticFleet.STOCK, new TestAgent(port).hello("stock", SyntheticFleet.STOCK));
+        }
+
+        /** The spans of traces [from, to), a batch per trace and instance. */
+        void sendTraces(SyntheticFleet fleet, int from, int to) throws Exception {
+            for (int i = from; i < to; i++) {
+                Map<String, SpanBatch.Builder> batches = new LinkedHashMap<>();
+                for (SyntheticFleet.Span s : fleet.trace(i)) {
+                    batches.computeIfAbsent(s.instance(), k -> SpanBatch.newBuilder())
+                            .addSpans(FleetRecords.protoSpan(s));
+                }
+                for (Map.Entry<String, SpanBatch.Builder> e : batches.entrySet()) {
+                    byInstance.get(e.getKey()).spans(e.getValue().build());
+                }
             }
         }
-        producer.flush();
+
+        @Override
+        public void close() throws Exception {
+            for (TestAgent agent : byInstance.values()) {
+                agent.close();
+            }
+        }
     }
 
-    private static void sendOthers(KafkaProducer<String, String> producer, SyntheticFleet fleet, DruidDatasources ds) {
-        fleet.cells.forEach(c -> producer.send(new ProducerRecord<>(ds.calls(), c.service(), ContractJson.cell(c))));
-        fleet.gauges.forEach(g -> producer.send(new ProducerRecord<>(ds.jvm(), g.service() + "/" + g.instance(),
-                ContractJson.gauge(g))));
-        fleet.agentEvents.forEach(e -> producer.send(new ProducerRecord<>(ds.agents(),
-                e.service() + "/" + e.instance(), ContractJson.agentEvent(e))));
-        producer.flush();
+    private static JsonNode get(Collector c, String path) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(c.httpUrl() + path))
+                .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
     }
 
     private static long endOffsets(String bootstrap, String topic) {
@@ -126,6 +158,21 @@ class IngestionPausedDruidClusterTest {
             Map<TopicPartition, Long> ends = c.endOffsets(parts);
             return ends.values().stream().mapToLong(Long::longValue).sum();
         }
+    }
+
+    /** The ingest node publishes asynchronously: waits until the topic holds {@code n} records. */
+    private static void awaitEndOffsets(String bootstrap, String topic, long n) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        long seen = -1;
+        while (System.nanoTime() < deadline) {
+            seen = endOffsets(bootstrap, topic);
+            if (seen >= n) {
+                assertThat(seen).as("records in %s", topic).isEqualTo(n);
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError(topic + " holds " + seen + " records, not " + n);
     }
 
     private static void awaitSpans(DruidCluster druid, DruidDatasources ds, long n) throws Exception {

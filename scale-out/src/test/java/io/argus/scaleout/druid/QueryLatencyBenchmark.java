@@ -184,7 +184,7 @@ class QueryLatencyBenchmark {
         try (BufferedWriter out = Files.newBufferedWriter(files.resolve("spans.json"), StandardCharsets.UTF_8)) {
             fleet.forEachTrace(trace -> trace.forEach(s -> {
                 try {
-                    out.write(ContractJson.span(s));
+                    out.write(FleetRecords.text(FleetRecords.span(s)));
                     out.newLine();
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
@@ -194,11 +194,11 @@ class QueryLatencyBenchmark {
         List<String> tasks = new ArrayList<>();
         tasks.add(druid.api().submitTask(specs.localBatchTask(ds.spans(), files, "spans.json")));
         tasks.add(druid.api().submitTask(specs.inlineBatchTask(ds.calls(),
-                String.join("\n", fleet.cells.stream().map(ContractJson::cell).toList()))));
+                String.join("\n", FleetRecords.lines(fleet.cells, FleetRecords::cell)))));
         tasks.add(druid.api().submitTask(specs.inlineBatchTask(ds.jvm(),
-                String.join("\n", fleet.gauges.stream().map(ContractJson::gauge).toList()))));
+                String.join("\n", FleetRecords.lines(fleet.gauges, FleetRecords::gauge)))));
         tasks.add(druid.api().submitTask(specs.inlineBatchTask(ds.agents(),
-                String.join("\n", fleet.agentEvents.stream().map(ContractJson::agentEvent).toList()))));
+                String.join("\n", FleetRecords.lines(fleet.agentEvents, FleetRecords::agentEvent)))));
         for (String task : tasks) {
             druid.api().awaitTask(task, INGEST_TIMEOUT);
         }

@@ -63,11 +63,11 @@ class QueryNodeDruidClusterTest {
 
         Map<String, List<String>> records = new LinkedHashMap<>();
         List<String> spans = new ArrayList<>();
-        fleet.forEachTrace(t -> t.forEach(s -> spans.add(ContractJson.span(s))));
+        fleet.forEachTrace(t -> t.forEach(s -> spans.add(FleetRecords.text(FleetRecords.span(s)))));
         records.put(specs.datasources().spans(), spans);
-        records.put(specs.datasources().calls(), fleet.cells.stream().map(ContractJson::cell).toList());
-        records.put(specs.datasources().jvm(), fleet.gauges.stream().map(ContractJson::gauge).toList());
-        records.put(specs.datasources().agents(), fleet.agentEvents.stream().map(ContractJson::agentEvent).toList());
+        records.put(specs.datasources().calls(), FleetRecords.lines(fleet.cells, FleetRecords::cell));
+        records.put(specs.datasources().jvm(), FleetRecords.lines(fleet.gauges, FleetRecords::gauge));
+        records.put(specs.datasources().agents(), FleetRecords.lines(fleet.agentEvents, FleetRecords::agentEvent));
         Map<String, String> tasks = new LinkedHashMap<>();
         for (Map.Entry<String, List<String>> e : records.entrySet()) {
             tasks.put(e.getKey(), druid.api().submitTask(specs.inlineBatchTask(e.getKey(),
@@ -197,9 +197,10 @@ class QueryNodeDruidClusterTest {
     void anAgentIsConnectedUntilItDisconnects() throws Exception {
         // stamped a minute ahead, so that the ingestion task's run time cannot age them past the connected window
         long ts = System.currentTimeMillis() + 60_000;
-        String events = ContractJson.agentEvent(new SyntheticFleet.AgentEvent(ts, "heartbeat", "stock", "stock-2@host",
-                2001, ts - 90_000, 77)) + "\n" + ContractJson.agentEvent(new SyntheticFleet.AgentEvent(ts,
-                "disconnected", "stock", "stock-3@host", 2002, ts - 90_000, 88));
+        String events = String.join("\n", FleetRecords.lines(List.of(
+                new SyntheticFleet.AgentEvent(ts, "heartbeat", "stock", "stock-2@host", 2001, ts - 90_000, 77),
+                new SyntheticFleet.AgentEvent(ts, "disconnected", "stock", "stock-3@host", 2002, ts - 90_000, 88)),
+                FleetRecords::agentEvent));
         druid.api().awaitTask(druid.api().submitTask(specs.inlineBatchTask(specs.datasources().agents(), events)),
                 INGEST_TIMEOUT);
         awaitCount(specs.datasources().agents(), "COUNT(*)", fleet.agentEvents.size() + 2);
@@ -277,6 +278,239 @@ class QueryNodeDruidClusterTest {
             assertThat(series).hasSize(60);
             assertThat(series.get(59).get(0).asLong()).isEqualTo(last.tsMs());
             assertThat(series.get(0).get(0).asLong()).isEqualTo(heap.get(heap.size() - 60).tsMs());
+        }
+    }
+
+    /** The fleet's traces whose root starts in [fromMs, toMs), newest root first. */
+    private List<List<SyntheticFleet.Span>> tracesStartingIn(long fromMs, long toMs) {
+        List<List<SyntheticFleet.Span>> out = new ArrayList<>();
+        fleet.forEachTrace(t -> {
+            long ms = Math.floorDiv(t.get(0).startNs(), 1_000_000L);
+            if (ms >= fromMs && ms < toMs) {
+                out.add(t);
+            }
+        });
+        out.sort((a, b) -> Long.compare(b.get(0).startNs(), a.get(0).startNs()));
+        return out;
+    }
+
+    private static long errorSpans(List<SyntheticFleet.Span> trace) {
+        return trace.stream().filter(s -> s.status().equals("ERROR")).count();
+    }
+
+    private static String query(String text) {
+        return java.net.URLEncoder.encode(text, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void traceSearchJudgesTracesByTheirRootAndAnySpansTagsAndErrors() throws Exception {
+        long from = fleet.startMs + 10 * 60_000;
+        long to = fleet.startMs + 20 * 60_000;
+        List<List<SyntheticFleet.Span>> inRange = tracesStartingIn(from, to);
+        assertThat(inRange).hasSizeGreaterThan(50);
+        String window = "from=" + from + "&to=" + to;
+        try (Collector c = queryNode("argus-")) {
+            JsonNode all = get(c, "/api/traces?" + window + "&limit=1000");
+            assertThat(all).hasSize(inRange.size());
+            for (int k = 0; k < inRange.size(); k++) {
+                SyntheticFleet.Span root = inRange.get(k).get(0);
+                JsonNode hit = all.get(k);
+                assertThat(hit.path("traceId").asText()).isEqualTo(root.traceId());
+                assertThat(hit.path("rootName").asText()).isEqualTo(root.name());
+                assertThat(hit.path("service").asText()).isEqualTo("orders");
+                assertThat(hit.path("startEpochMs").asLong()).isEqualTo(Math.floorDiv(root.startNs(), 1_000_000L));
+                assertThat(hit.path("durationMs").asDouble()).isEqualTo(root.durationNs() / 1e6);
+                assertThat(hit.path("spanCount").asLong()).isEqualTo(4);
+                assertThat(hit.path("errorCount").asLong()).isEqualTo(errorSpans(inRange.get(k)));
+            }
+
+            List<String> failed = inRange.stream().filter(t -> errorSpans(t) > 0).map(t -> t.get(0).traceId())
+                    .toList();
+            assertThat(failed).isNotEmpty();
+            List<String> byStatus = new ArrayList<>();
+            get(c, "/api/traces?" + window + "&limit=1000&status=error").forEach(h -> byStatus.add(h.path("traceId")
+                    .asText()));
+            assertThat(byStatus).containsExactlyElementsOf(failed);
+            assertThat(get(c, "/api/traces?" + window + "&limit=1000&status=ok"))
+                    .hasSize(inRange.size() - failed.size());
+            // a tag of a span other than the root (the client span's peer), and one every failed span carries
+            List<String> byTags = new ArrayList<>();
+            get(c, "/api/traces?" + window + "&limit=1000&tag=" + query("http.status_code=500") + "&tag="
+                    + query("peer=" + SyntheticFleet.STOCK_PEER)).forEach(h -> byTags.add(h.path("traceId").asText()));
+            assertThat(byTags).containsExactlyElementsOf(failed);
+            assertThat(get(c, "/api/traces?" + window + "&tag=" + query("peer=nowhere:1"))).isEmpty();
+
+            // the root's route, by tag or by the end of its name; stock never holds a root
+            assertThat(get(c, "/api/traces?" + window + "&limit=1000&route=" + query(SyntheticFleet.ORDERS_ROUTE)))
+                    .hasSize(inRange.size());
+            assertThat(get(c, "/api/traces?" + window + "&route=" + query(SyntheticFleet.STOCK_ROUTE))).isEmpty();
+            assertThat(get(c, "/api/traces?" + window + "&service=stock")).isEmpty();
+
+            List<SyntheticFleet.Span> longest = new ArrayList<>(inRange.stream().map(t -> t.get(0)).toList());
+            longest.sort((a, b) -> Long.compare(b.durationNs(), a.durationNs()));
+            JsonNode slow = get(c, "/api/traces?" + window + "&sort=duration&limit=3");
+            assertThat(slow).hasSize(3);
+            for (int k = 0; k < 3; k++) {
+                assertThat(slow.get(k).path("traceId").asText()).isEqualTo(longest.get(k).traceId());
+            }
+            long thresholdMs = longest.get(9).durationNs() / 1_000_000;
+            long over = longest.stream().filter(r -> r.durationNs() >= thresholdMs * 1_000_000).count();
+            JsonNode overThreshold = get(c, "/api/traces?" + window + "&limit=1000&minDurationMs=" + thresholdMs);
+            assertThat(overThreshold).hasSize((int) over);
+            overThreshold.forEach(h -> assertThat(h.path("durationMs").asDouble()).isGreaterThanOrEqualTo(
+                    thresholdMs));
+        }
+    }
+
+    @Test
+    void serviceMapJoinsClientSpansToTheServerSpansTheyCalled() throws Exception {
+        long from = fleet.startMs;
+        long to = fleet.startMs + fleet.rangeMs + 60_000;
+        try (Collector c = queryNode("argus-")) {
+            JsonNode map = get(c, "/api/servicemap?from=" + from + "&to=" + to);
+            assertThat(map.path("nodes").toString()).isEqualTo("[{\"id\":\"orders\",\"name\":\"orders\","
+                    + "\"type\":\"service\"},{\"id\":\"stock\",\"name\":\"stock\",\"type\":\"service\"}]");
+            JsonNode edges = map.path("edges");
+            assertThat(edges).hasSize(1);
+            JsonNode edge = edges.get(0);
+            assertThat(edge.path("source").asText()).isEqualTo("orders");
+            assertThat(edge.path("target").asText()).isEqualTo("stock");
+            assertThat(edge.path("calls").asLong()).isEqualTo(TRACES);
+            List<Long> clients = new ArrayList<>();
+            long[] errors = new long[1];
+            fleet.forEachTrace(t -> {
+                clients.add(t.get(1).durationNs());
+                errors[0] += t.get(1).status().equals("ERROR") ? 1 : 0;
+            });
+            Collections.sort(clients);
+            assertThat(edge.path("errors").asLong()).isEqualTo(errors[0]);
+            assertThat(edge.path("ratePerSec").asDouble())
+                    .isEqualTo(Math.round(TRACES / ((to - from) / 1000.0) * 1000) / 1000.0);
+            assertThat(edge.path("errorRate").asDouble()).isEqualTo(Math.round(10_000.0 * errors[0] / TRACES) / 1e4);
+            // a quantile sketch: within a few ranks of the exact 95th percentile
+            assertThat(edge.path("p95Ms").asDouble()).isBetween(clients.get(TRACES * 90 / 100) / 1e6,
+                    clients.get(TRACES * 99 / 100) / 1e6);
+
+            // the traces along the edge, newest first
+            JsonNode along = get(c, "/api/servicemap/traces?source=orders&target=stock&from=" + from + "&to=" + to
+                    + "&limit=5");
+            assertThat(along).hasSize(5);
+            for (int k = 0; k < 5; k++) {
+                assertThat(along.get(k).path("traceId").asText()).isEqualTo(fleet.trace(TRACES - 1 - k).get(0)
+                        .traceId());
+            }
+            assertThat(get(c, "/api/servicemap/traces?source=stock&target=orders&from=" + from + "&to=" + to))
+                    .isEmpty();
+            // an hour before the fleet: nothing
+            JsonNode before = get(c, "/api/servicemap?from=" + (from - 7_200_000) + "&to=" + (from - 3_600_000));
+            assertThat(before.path("nodes")).isEmpty();
+            assertThat(before.path("edges")).isEmpty();
+        }
+    }
+
+    @Test
+    void redSeriesPerStepFromTheRolledUpCells() throws Exception {
+        long step = 300_000;
+        long from = Math.floorDiv(fleet.startMs, step) * step;
+        long to = from + 45 * 60_000;
+        Map<Long, List<SyntheticFleet.Cell>> byStep = new LinkedHashMap<>();
+        fleet.cells.stream().filter(cell -> cell.service().equals("orders") && cell.kind().equals("server"))
+                .forEach(cell -> byStep.computeIfAbsent(Math.floorDiv(cell.tsMs(), step) * step,
+                        k -> new ArrayList<>()).add(cell));
+        try (Collector c = queryNode("argus-")) {
+            JsonNode red = get(c, "/api/series/red?service=orders&kind=server&from=" + from + "&to=" + to + "&step=5m");
+            assertThat(red.path("stepMs").asLong()).isEqualTo(step);
+            JsonNode points = red.path("points");
+            assertThat(points).hasSize(9);
+            long total = 0;
+            for (int k = 0; k < points.size(); k++) {
+                JsonNode p = points.get(k);
+                long t = from + k * step;
+                assertThat(p.path("tsMs").asLong()).isEqualTo(t);
+                List<SyntheticFleet.Cell> cells = byStep.getOrDefault(t, List.of());
+                long count = cells.stream().mapToLong(SyntheticFleet.Cell::count).sum();
+                long errors = cells.stream().mapToLong(SyntheticFleet.Cell::errors).sum();
+                assertThat(p.path("requests").asLong()).as("requests at %d", t).isEqualTo(count);
+                assertThat(p.path("errors").asLong()).isEqualTo(errors);
+                total += count;
+                if (count == 0) {
+                    assertThat(p.path("p95Ms").isNull()).isTrue();
+                    continue;
+                }
+                assertThat(p.path("requestsPerSec").asDouble()).isEqualTo(Math.round(count / 300.0 * 1000) / 1000.0);
+                long[] merged = new long[DruidDatasources.BUCKETS];
+                cells.forEach(cell -> {
+                    for (int i = 0; i < merged.length; i++) {
+                        merged[i] += cell.buckets()[i];
+                    }
+                });
+                double min = cells.stream().mapToLong(SyntheticFleet.Cell::minNs).min().orElseThrow();
+                double max = cells.stream().mapToLong(SyntheticFleet.Cell::maxNs).max().orElseThrow();
+                for (String q : List.of("p50", "p95", "p99")) {
+                    double quantile = Integer.parseInt(q.substring(1)) / 100.0;
+                    double want = Histograms.percentile(quantile, DruidDatasources.BUCKET_BOUNDS_NS, merged, min, max);
+                    assertThat(p.path(q + "Ms").asDouble()).as("%s at %d", q, t)
+                            .isEqualTo(Math.round(want / 1e3) / 1e3);
+                }
+            }
+            assertThat(total).isEqualTo(TRACES);
+
+            JsonNode client = get(c, "/api/series/red?service=orders&kind=client&route=" + query(SyntheticFleet.STOCK_PEER)
+                    + "&method=GET&from=" + from + "&to=" + to + "&step=5m");
+            long clientCalls = 0;
+            for (JsonNode p : client.path("points")) {
+                clientCalls += p.path("requests").asLong();
+            }
+            assertThat(clientCalls).isEqualTo(TRACES);
+            JsonNode none = get(c, "/api/series/red?service=orders&kind=server&route=%2Fnothing&from=" + from
+                    + "&to=" + to + "&step=5m");
+            none.path("points").forEach(p -> assertThat(p.path("requests").asLong()).isZero());
+        }
+    }
+
+    @Test
+    void callMetricsOverARangeCountTheCellsOfItsMinutes() throws Exception {
+        long from = Math.floorDiv(fleet.startMs, 60_000) * 60_000 + 5 * 60_000;
+        long to = from + 10 * 60_000;
+        long expected = fleet.cells.stream().filter(cell -> cell.kind().equals("server") && cell.tsMs() >= from
+                && cell.tsMs() < to).mapToLong(SyntheticFleet.Cell::count).sum();
+        assertThat(expected).isPositive();
+        try (Collector c = queryNode("argus-")) {
+            long served = 0;
+            for (JsonNode m : get(c, "/api/metrics/http?kind=server&from=" + from + "&to=" + to)) {
+                served += m.path("count").asLong();
+            }
+            assertThat(served).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void jvmSeriesTakeTheLastSampleOfEachStep() throws Exception {
+        long step = 60_000;
+        long from = Math.floorDiv(fleet.startMs, step) * step;
+        long to = from + 10 * step;
+        Map<Long, Double> lastPerStep = new java.util.TreeMap<>();
+        fleet.gauges.stream().filter(g -> g.instance().equals("orders-2@host") && g.name().equals("heap.used")
+                        && g.tsMs() >= from && g.tsMs() < to)
+                .forEach(g -> lastPerStep.merge(Math.floorDiv(g.tsMs(), step) * step, g.value(), Math::max));
+        try (Collector c = queryNode("argus-")) {
+            JsonNode jvm = get(c, "/api/series/jvm?service=orders&from=" + from + "&to=" + to + "&step=1m");
+            assertThat(jvm.path("service").asText()).isEqualTo("orders");
+            assertThat(jvm.path("stepMs").asLong()).isEqualTo(step);
+            assertThat(jvm.path("instances")).hasSize(2);
+            JsonNode second = jvm.path("instances").get(1);
+            assertThat(second.path("instance").asText()).isEqualTo("orders-2@host");
+            List<String> names = new ArrayList<>();
+            second.path("series").fieldNames().forEachRemaining(names::add);
+            assertThat(names).containsExactly("heap.used", "threads");
+            JsonNode heap = second.path("series").path("heap.used");
+            assertThat(heap).hasSize(lastPerStep.size());
+            int k = 0;
+            for (Map.Entry<Long, Double> e : lastPerStep.entrySet()) {
+                assertThat(heap.get(k).get(0).asLong()).isEqualTo(e.getKey());
+                assertThat(heap.get(k).get(1).asDouble()).isEqualTo(e.getValue());
+                k++;
+            }
         }
     }
 

@@ -6,10 +6,19 @@ import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.Histograms;
 import io.argus.collector.storage.JvmInstanceMetrics;
+import io.argus.collector.storage.JvmInstanceSeries;
 import io.argus.collector.storage.JvmMetrics;
 import io.argus.collector.storage.JvmPoint;
+import io.argus.collector.storage.JvmSeries;
+import io.argus.collector.storage.RedPoint;
+import io.argus.collector.storage.RedQuery;
+import io.argus.collector.storage.RedSeries;
+import io.argus.collector.storage.ServiceMap;
+import io.argus.collector.storage.ServiceMapEdge;
 import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.SpanRecord;
+import io.argus.collector.storage.TimeRange;
+import io.argus.collector.storage.TraceSearchHit;
 import io.argus.collector.storage.TraceSummary;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -91,20 +100,14 @@ final class DruidRows {
     /** The call metric rows, with percentiles from the summed buckets; most calls first, like the embedded store. */
     List<CallMetricSummary> callMetrics(List<JsonNode> rows) {
         List<CallMetricSummary> out = new ArrayList<>(rows.size());
-        long[] bounds = DruidDatasources.BUCKET_BOUNDS_NS;
         for (JsonNode r : rows) {
             long count = r.path("count").asLong();
-            long[] buckets = new long[DruidDatasources.BUCKETS];
-            for (int i = 0; i < buckets.length; i++) {
-                buckets[i] = r.path(DruidDatasources.bucketColumn(i)).asLong();
-            }
             double min = count > 0 ? r.path("min_ns").asDouble() : 0;
             double max = count > 0 ? r.path("max_ns").asDouble() : 0;
             double avg = count > 0 ? r.path("sum_ns").asDouble() / count : 0;
             out.add(new CallMetricSummary(text(r, "service"), text(r, "kind"), text(r, "method"), text(r, "target"),
                     r.path("status").asInt(), count, r.path("errors").asLong(), ms(avg), ms(min), ms(max),
-                    ms(Histograms.percentile(0.95, bounds, buckets, min, max)),
-                    ms(Histograms.percentile(0.99, bounds, buckets, min, max))));
+                    ms(percentile(0.95, r, min, max)), ms(percentile(0.99, r, min, max))));
         }
         out.sort(Comparator.comparingLong(CallMetricSummary::count).reversed()
                 .thenComparing(CallMetricSummary::service)
@@ -113,6 +116,94 @@ final class DruidRows {
                 .thenComparing(CallMetricSummary::target)
                 .thenComparingInt(CallMetricSummary::status));
         return out;
+    }
+
+    /** A quantile, in nanoseconds, of the histogram in a row's summed {@code bucket_NN} columns. */
+    private static double percentile(double q, JsonNode row, double min, double max) {
+        long[] buckets = new long[DruidDatasources.BUCKETS];
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i] = row.path(DruidDatasources.bucketColumn(i)).asLong();
+        }
+        return Histograms.percentile(q, DruidDatasources.BUCKET_BOUNDS_NS, buckets, min, max);
+    }
+
+    /**
+     * A RED series from the per-step rows: one point per step of the range, oldest first, steps without calls as
+     * zeros with no percentiles (as the embedded store answers).
+     */
+    RedSeries red(RedQuery q, List<JsonNode> rows) {
+        Map<Long, JsonNode> bySteps = new HashMap<>();
+        rows.forEach(r -> bySteps.put(r.path("step_ms").asLong(), r));
+        long step = q.stepMs();
+        double stepSeconds = step / 1000.0;
+        List<RedPoint> points = new ArrayList<>();
+        for (long t = Math.floorDiv(q.range().fromMs(), step) * step; t < q.range().toMs(); t += step) {
+            JsonNode r = bySteps.get(t);
+            long count = r == null ? 0 : r.path("count").asLong();
+            if (count == 0) {
+                points.add(new RedPoint(t, 0, 0, 0, 0, null, null, null));
+                continue;
+            }
+            long errors = r.path("errors").asLong();
+            double min = r.path("min_ns").asDouble();
+            double max = r.path("max_ns").asDouble();
+            points.add(new RedPoint(t, count, errors, round(count / stepSeconds, 1000),
+                    round((double) errors / count, 10000), ms(percentile(0.50, r, min, max)),
+                    ms(percentile(0.95, r, min, max)), ms(percentile(0.99, r, min, max))));
+        }
+        return new RedSeries(q.service(), q.kind(), q.method(), q.route(), step, points);
+    }
+
+    private static double round(double v, int scale) {
+        return Math.round(v * scale) / (double) scale;
+    }
+
+    /** JVM gauge series from per-step rows: instances and gauges by name, each gauge's points oldest first. */
+    JvmSeries jvmSeries(String service, long stepMs, List<JsonNode> rows) {
+        Map<String, Map<String, List<JvmPoint>>> byInstance = new TreeMap<>();
+        for (JsonNode r : rows) {
+            byInstance.computeIfAbsent(text(r, "instance"), k -> new TreeMap<>())
+                    .computeIfAbsent(text(r, "name"), k -> new ArrayList<>())
+                    .add(new JvmPoint(r.path("step_ms").asLong(), r.path("value").asDouble()));
+        }
+        List<JvmInstanceSeries> instances = new ArrayList<>();
+        byInstance.forEach((instance, series) -> {
+            Map<String, List<JvmPoint>> sorted = new LinkedHashMap<>();
+            series.forEach((name, points) -> {
+                points.sort(Comparator.comparingLong(JvmPoint::tsMs));
+                sorted.put(name, points);
+            });
+            instances.add(new JvmInstanceSeries(instance, sorted));
+        });
+        return new JvmSeries(service, stepMs, instances);
+    }
+
+    /** Trace search hits, in the order Druid sorted them. */
+    List<TraceSearchHit> searchHits(List<JsonNode> rows) {
+        List<TraceSearchHit> out = new ArrayList<>(rows.size());
+        for (JsonNode r : rows) {
+            out.add(new TraceSearchHit(text(r, "trace_id"), text(r, "root_name"), text(r, "root_service"),
+                    Math.floorDiv(r.path("root_start_ns").asLong(), 1_000_000L),
+                    r.path("root_duration_ns").asLong() / 1e6, r.path("span_count").asLong(),
+                    r.path("errors").asLong()));
+        }
+        return out;
+    }
+
+    /** The service map: edges sorted by source and target, nodes as {@link ServiceMap#of} orders them. */
+    ServiceMap serviceMap(TimeRange range, List<JsonNode> edgeRows, List<JsonNode> serviceRows) {
+        double seconds = range.durationMs() / 1000.0;
+        Map<String, String> targetTypes = new HashMap<>();
+        List<ServiceMapEdge> edges = new ArrayList<>(edgeRows.size());
+        for (JsonNode r : edgeRows) {
+            targetTypes.put(text(r, "target"), text(r, "target_type"));
+            edges.add(ServiceMapEdge.of(text(r, "source"), text(r, "target"), r.path("calls").asLong(),
+                    r.path("errors").asLong(), seconds, r.path("p95_ns").asDouble()));
+        }
+        edges.sort(Comparator.comparing(ServiceMapEdge::source).thenComparing(ServiceMapEdge::target));
+        List<String> services = new ArrayList<>();
+        serviceRows.forEach(r -> services.add(text(r, "service")));
+        return ServiceMap.of(range, edges, targetTypes, services);
     }
 
     /** Nanoseconds to milliseconds, rounded to the microsecond (as the embedded store does). */

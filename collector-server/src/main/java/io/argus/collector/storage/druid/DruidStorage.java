@@ -18,7 +18,6 @@ import io.argus.collector.storage.ServiceMap;
 import io.argus.collector.storage.TimeRange;
 import io.argus.collector.storage.TraceSearch;
 import io.argus.collector.storage.TraceSearchHit;
-import io.argus.collector.storage.UnsupportedQueryException;
 import io.argus.collector.storage.TraceDetail;
 import io.argus.collector.storage.TraceQuery;
 import io.argus.collector.storage.TraceSummary;
@@ -123,32 +122,42 @@ public final class DruidStorage implements QueryStore, AgentStore, AgentDirector
         return spans.isEmpty() ? Optional.empty() : Optional.of(new TraceDetail(id, spans));
     }
 
+    /** Call metrics; over a range, the cells of the minutes (the calls datasource's rollup) starting in it. */
     @Override
     public List<CallMetricSummary> callMetrics(String service, String kind, TimeRange range) {
-        if (range != null) {
-            throw new UnsupportedQueryException("a time range on call metrics");
-        }
-        return rows.callMetrics(orEmpty(() -> client.query(queries.callMetrics(service, kind))));
+        return rows.callMetrics(orEmpty(() -> client.query(queries.callMetrics(service, kind, range))));
     }
 
     @Override
     public List<TraceSearchHit> searchTraces(TraceSearch search) {
-        throw new UnsupportedQueryException("trace search");
+        List<String> edgeTraces = List.of();
+        if (search.edge() != null) {
+            edgeTraces = new ArrayList<>();
+            for (JsonNode r : orEmpty(() -> client.query(queries.edgeTraces(search.edge(), search.range())))) {
+                edgeTraces.add(r.path("trace_id").asText());
+            }
+            if (edgeTraces.isEmpty()) {
+                return List.of();
+            }
+        }
+        DruidStatement statement = queries.searchTraces(search, edgeTraces);
+        return rows.searchHits(orEmpty(() -> client.query(statement)));
     }
 
     @Override
     public ServiceMap serviceMap(TimeRange range) {
-        throw new UnsupportedQueryException("the service map");
+        return rows.serviceMap(range, orEmpty(() -> client.query(queries.serviceMapEdges(range))),
+                orEmpty(() -> client.query(queries.serviceMapServices(range))));
     }
 
     @Override
     public RedSeries redSeries(RedQuery query) {
-        throw new UnsupportedQueryException("RED series");
+        return rows.red(query, orEmpty(() -> client.query(queries.redSeries(query))));
     }
 
     @Override
     public JvmSeries jvmSeries(String service, TimeRange range, long stepMs) {
-        throw new UnsupportedQueryException("JVM series");
+        return rows.jvmSeries(service, stepMs, orEmpty(() -> client.query(queries.jvmSeries(service, range, stepMs))));
     }
 
     @Override

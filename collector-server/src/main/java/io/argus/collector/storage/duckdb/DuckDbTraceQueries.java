@@ -9,7 +9,7 @@ import io.argus.collector.storage.TimeRange;
 import io.argus.collector.storage.TraceSearch;
 import io.argus.collector.storage.TraceSearchHit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,8 +17,8 @@ import java.util.Map;
 final class DuckDbTraceQueries {
     /** How far a server span may start outside the range of its client span (clock skew between hosts). */
     private static final long SKEW_NANOS = 60_000_000_000L;
-    private static final String DB_PREFIX = "db:";
-    private static final String EXTERNAL_PREFIX = "ext:";
+    private static final String DB_PREFIX = ServiceMapNode.DB_PREFIX;
+    private static final String EXTERNAL_PREFIX = ServiceMapNode.EXTERNAL_PREFIX;
 
     private final Sql sql;
 
@@ -80,18 +80,13 @@ final class DuckDbTraceQueries {
                 + "SELECT source, target, target_type, count(*), count(*) FILTER (WHERE status = 'ERROR'),"
                 + " quantile_cont(duration_nanos, 0.95) FROM e GROUP BY ALL ORDER BY source, target";
         double seconds = range.durationMs() / 1000.0;
-        Map<String, ServiceMapNode> nodes = new LinkedHashMap<>();
+        Map<String, String> targetTypes = new HashMap<>();
         List<ServiceMapEdge> edges = sql.query(text, p, rs -> {
             List<ServiceMapEdge> out = new ArrayList<>();
             while (rs.next()) {
-                String target = rs.getString(2);
-                String type = rs.getString(3);
-                nodes.putIfAbsent(target, node(target, type));
-                long calls = rs.getLong(4);
-                long errors = rs.getLong(5);
-                out.add(new ServiceMapEdge(rs.getString(1), target, calls, errors,
-                        Math.round(calls / seconds * 1000) / 1000.0, Math.round(10_000.0 * errors / calls) / 10_000.0,
-                        Math.round(rs.getDouble(6) / 1_000.0) / 1_000.0));
+                targetTypes.put(rs.getString(2), rs.getString(3));
+                out.add(ServiceMapEdge.of(rs.getString(1), rs.getString(2), rs.getLong(4), rs.getLong(5), seconds,
+                        rs.getDouble(6)));
             }
             return out;
         });
@@ -104,32 +99,7 @@ final class DuckDbTraceQueries {
                     }
                     return out;
                 });
-        for (ServiceMapEdge edge : edges) {
-            services.add(edge.source());
-        }
-        for (String service : services) {
-            nodes.putIfAbsent(service, new ServiceMapNode(service, service, ServiceMapNode.SERVICE));
-        }
-        List<ServiceMapNode> sorted = new ArrayList<>(nodes.values());
-        sorted.sort((a, b) -> a.type().equals(b.type()) ? a.id().compareTo(b.id())
-                : Integer.compare(typeOrder(a.type()), typeOrder(b.type())));
-        return new ServiceMap(range, sorted, edges);
-    }
-
-    private static int typeOrder(String type) {
-        return switch (type) {
-            case ServiceMapNode.SERVICE -> 0;
-            case ServiceMapNode.DATABASE -> 1;
-            default -> 2;
-        };
-    }
-
-    private static ServiceMapNode node(String id, String type) {
-        return switch (type) {
-            case ServiceMapNode.DATABASE -> new ServiceMapNode(id, id.substring(DB_PREFIX.length()), type);
-            case ServiceMapNode.EXTERNAL -> new ServiceMapNode(id, id.substring(EXTERNAL_PREFIX.length()), type);
-            default -> new ServiceMapNode(id, id, ServiceMapNode.SERVICE);
-        };
+        return ServiceMap.of(range, edges, targetTypes, services);
     }
 
     List<TraceSearchHit> search(TraceSearch q) {

@@ -10,6 +10,15 @@ import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.Histograms;
 import io.argus.collector.storage.JvmMetrics;
 import io.argus.collector.storage.JvmPoint;
+import io.argus.collector.storage.JvmSeries;
+import io.argus.collector.storage.MergedHistogram;
+import io.argus.collector.storage.RedPoint;
+import io.argus.collector.storage.RedQuery;
+import io.argus.collector.storage.RedSeries;
+import io.argus.collector.storage.ServiceMap;
+import io.argus.collector.storage.ServiceMapNode;
+import io.argus.collector.storage.TimeRange;
+import io.argus.collector.storage.TraceSearchHit;
 import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.TraceSummary;
@@ -157,5 +166,94 @@ class DruidRowsTest {
                 "127.0.0.1:5", false, 1764000001000L, 1764000099000L, 1764000090000L, 1, 2, 3, 40, 40));
         assertThat(agents.get(0).spansReceived()).isEqualTo(48);
         assertThat(agents.get(2).spansReceived()).isZero();
+    }
+
+    @Test
+    void redSeriesHasEveryStepWithPercentilesAsTheEmbeddedStoreMergesThem() throws Exception {
+        TimeRange range = new TimeRange(1_764_000_000_000L, 1_764_000_240_000L);
+        StringBuilder row = new StringBuilder("""
+                {"step_ms":1764000060000,"count":100,"errors":5,"min_ns":80000,"max_ns":9000000""");
+        for (int i = 0; i < DruidDatasources.BUCKETS; i++) {
+            row.append(",\"").append(DruidDatasources.bucketColumn(i)).append("\":")
+                    .append(i == 10 ? 90 : i == 20 ? 10 : 0);
+        }
+        row.append('}');
+        RedSeries red = rows.red(new RedQuery("orders", "server", null, "/a", range, 60_000), parse("[" + row + "]"));
+        assertThat(red.service()).isEqualTo("orders");
+        assertThat(red.route()).isEqualTo("/a");
+        assertThat(red.stepMs()).isEqualTo(60_000);
+        assertThat(red.points()).extracting(RedPoint::tsMs).containsExactly(1_764_000_000_000L, 1_764_000_060_000L,
+                1_764_000_120_000L, 1_764_000_180_000L);
+        assertThat(red.points().get(0)).isEqualTo(new RedPoint(1_764_000_000_000L, 0, 0, 0, 0, null, null, null));
+        RedPoint p = red.points().get(1);
+        assertThat(p.requests()).isEqualTo(100);
+        assertThat(p.errors()).isEqualTo(5);
+        assertThat(p.requestsPerSec()).isEqualTo(1.667);
+        assertThat(p.errorRate()).isEqualTo(0.05);
+        // the embedded store merges the same cells bound by bound: the same percentiles
+        MergedHistogram merged = new MergedHistogram();
+        for (int i = 0; i < DruidDatasources.BUCKET_BOUNDS_NS.length; i++) {
+            merged.add(DruidDatasources.BUCKET_BOUNDS_NS[i], i == 10 ? 90 : i == 20 ? 10 : 0);
+        }
+        assertThat(p.p50Ms()).isEqualTo(Math.round(merged.percentile(0.50, 80_000, 9_000_000) / 1e3) / 1e3);
+        assertThat(p.p95Ms()).isEqualTo(Math.round(merged.percentile(0.95, 80_000, 9_000_000) / 1e3) / 1e3);
+        assertThat(p.p99Ms()).isEqualTo(Math.round(merged.percentile(0.99, 80_000, 9_000_000) / 1e3) / 1e3);
+    }
+
+    @Test
+    void jvmSeriesPerInstanceAndGaugeOldestFirst() throws Exception {
+        JvmSeries series = rows.jvmSeries("orders", 60_000, parse("""
+                [{"instance":"o-2","name":"threads","step_ms":120000,"value":21.0},
+                 {"instance":"o-1","name":"threads","step_ms":120000,"value":20.0},
+                 {"instance":"o-1","name":"heap.used","step_ms":120000,"value":3.0},
+                 {"instance":"o-1","name":"heap.used","step_ms":60000,"value":2.0}]"""));
+        assertThat(series.service()).isEqualTo("orders");
+        assertThat(series.stepMs()).isEqualTo(60_000);
+        assertThat(series.instances()).hasSize(2);
+        assertThat(series.instances().get(0).instance()).isEqualTo("o-1");
+        assertThat(series.instances().get(0).series().keySet()).containsExactly("heap.used", "threads");
+        assertThat(series.instances().get(0).series().get("heap.used"))
+                .containsExactly(new JvmPoint(60_000, 2.0), new JvmPoint(120_000, 3.0));
+        assertThat(series.instances().get(1).series().get("threads")).containsExactly(new JvmPoint(120_000, 21.0));
+    }
+
+    @Test
+    void searchHitsKeepDruidsOrder() throws Exception {
+        List<TraceSearchHit> hits = rows.searchHits(parse("""
+                [{"trace_id":"b","span_count":4,"errors":1,"root_name":"GET /orders","root_service":"orders",
+                  "root_start_ns":1764000000123456789,"root_duration_ns":2500000},
+                 {"trace_id":"a","span_count":1,"errors":0,"root_name":"load","root_service":"stock",
+                  "root_start_ns":1764000000000000000,"root_duration_ns":1000}]"""));
+        assertThat(hits).containsExactly(
+                new TraceSearchHit("b", "GET /orders", "orders", 1_764_000_000_123L, 2.5, 4, 1),
+                new TraceSearchHit("a", "load", "stock", 1_764_000_000_000L, 0.001, 1, 0));
+    }
+
+    @Test
+    void serviceMapNodesAndEdgesFromTheEdgeRows() throws Exception {
+        TimeRange range = new TimeRange(0, 100_000);
+        ServiceMap map = rows.serviceMap(range, parse("""
+                [{"source":"stock","target":"db:postgresql/stock","target_type":"database","calls":10,"errors":0,
+                  "p95_ns":1500000.0},
+                 {"source":"orders","target":"stock","target_type":"service","calls":200,"errors":3,
+                  "p95_ns":12345678.9},
+                 {"source":"orders","target":"ext:pay.example:443","target_type":"external","calls":7,"errors":7,
+                  "p95_ns":50000000}]"""), parse("[{\"service\":\"stock\"},{\"service\":\"idle\"}]"));
+        assertThat(map.range()).isEqualTo(range);
+        assertThat(map.nodes()).containsExactly(
+                new ServiceMapNode("idle", "idle", ServiceMapNode.SERVICE),
+                new ServiceMapNode("orders", "orders", ServiceMapNode.SERVICE),
+                new ServiceMapNode("stock", "stock", ServiceMapNode.SERVICE),
+                new ServiceMapNode("db:postgresql/stock", "postgresql/stock", ServiceMapNode.DATABASE),
+                new ServiceMapNode("ext:pay.example:443", "pay.example:443", ServiceMapNode.EXTERNAL));
+        assertThat(map.edges()).extracting(e -> e.source() + ">" + e.target())
+                .containsExactly("orders>ext:pay.example:443", "orders>stock", "stock>db:postgresql/stock");
+        var toStock = map.edges().get(1);
+        assertThat(toStock.calls()).isEqualTo(200);
+        assertThat(toStock.errors()).isEqualTo(3);
+        assertThat(toStock.ratePerSec()).isEqualTo(2.0);
+        assertThat(toStock.errorRate()).isEqualTo(0.015);
+        assertThat(toStock.p95Ms()).isEqualTo(12.346);
+        assertThat(map.edges().get(0).errorRate()).isEqualTo(1.0);
     }
 }
