@@ -152,7 +152,18 @@ public final class DruidStorage implements QueryStore, AgentStore, AgentDirector
 
     @Override
     public RedSeries redSeries(RedQuery query) {
-        return rows.red(query, orEmpty(() -> client.query(queries.redSeries(query))));
+        RedQuery rolled = new RedQuery(query.service(), query.kind(), query.method(), query.route(), query.range(),
+                rollupStep(query.stepMs()));
+        return rows.red(rolled, orEmpty(() -> client.query(queries.redSeries(rolled))));
+    }
+
+    /**
+     * Calls are rolled up per minute at ingestion ({@code DruidSpecs}), so a finer step would leave every other
+     * point empty: the step is rounded up to whole minutes.
+     */
+    static long rollupStep(long stepMs) {
+        long minute = 60_000;
+        return Math.max(minute, (stepMs + minute - 1) / minute * minute);
     }
 
     @Override
