@@ -1,5 +1,6 @@
 package io.argus.scaleout.kafka;
 
+import io.argus.perf.harness.DownloadCache;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -55,10 +56,7 @@ public final class KafkaInstall {
 
     /** {@code $ARGUS_PERF_CACHE/kafka-<version>}, else {@code ~/.cache/argus-perf/kafka-<version>}. */
     public static Path defaultHome(String version) {
-        String cache = System.getenv("ARGUS_PERF_CACHE");
-        Path root = cache != null && !cache.isBlank() ? Path.of(cache)
-                : Path.of(System.getProperty("user.home"), ".cache", "argus-perf");
-        return root.resolve("kafka-" + version);
+        return DownloadCache.root().resolve("kafka-" + version);
     }
 
     public Path home() {

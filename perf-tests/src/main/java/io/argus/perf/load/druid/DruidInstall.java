@@ -1,5 +1,6 @@
 package io.argus.perf.load.druid;
 
+import io.argus.perf.harness.DownloadCache;
 import io.argus.perf.load.OwnManifest;
 
 import java.io.IOException;
@@ -50,10 +51,7 @@ public final class DruidInstall {
 
     /** {@code $ARGUS_PERF_CACHE/druid-<version>}, else {@code ~/.cache/argus-perf/druid-<version>}. */
     public static Path defaultHome(String version) {
-        String cache = System.getenv("ARGUS_PERF_CACHE");
-        Path root = cache != null && !cache.isBlank() ? Path.of(cache)
-                : Path.of(System.getProperty("user.home"), ".cache", "argus-perf");
-        return root.resolve("druid-" + version);
+        return DownloadCache.root().resolve("druid-" + version);
     }
 
     public Path home() {
