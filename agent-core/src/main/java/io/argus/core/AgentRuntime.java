@@ -77,7 +77,7 @@ public final class AgentRuntime {
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(fieldDeclarations);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader, counters,
-                settings.waitForInstrumentation);
+                settings.waitForInstrumentation, settings.initThreadNiceness);
         engine.install(inst, lateAttach);
         exporter.addGaugeSource(new GaugeSource() {
             @Override

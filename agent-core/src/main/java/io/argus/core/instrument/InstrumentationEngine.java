@@ -41,6 +41,8 @@ public final class InstrumentationEngine {
     private final AgentCounters counters;
     private final ProbeIndex index;
     private final boolean waitForEngine;
+    /** How much to lower the init thread's priority (a nice increment); 0 keeps it. */
+    private final int initNiceness;
     private final AtomicLong transformedClasses = new AtomicLong();
     private final EngineTimings timings = new EngineTimings();
     private final CountDownLatch ready = new CountDownLatch(1);
@@ -50,7 +52,8 @@ public final class InstrumentationEngine {
     private volatile Thread initThread;
 
     public InstrumentationEngine(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners,
-                                 ClassLoader agentLoader, AgentCounters counters, boolean waitForEngine) {
+                                 ClassLoader agentLoader, AgentCounters counters, boolean waitForEngine,
+                                 int initNiceness) {
         this.probes = new ArrayList<TypeProbe>(probes);
         this.owners = owners;
         for (String owner : owners.keySet()) {
@@ -60,18 +63,25 @@ public final class InstrumentationEngine {
         this.counters = counters;
         this.index = new ProbeIndex(this.probes);
         this.waitForEngine = waitForEngine;
+        this.initNiceness = initNiceness;
     }
 
-    public void install(final Instrumentation inst, boolean lateAttach) {
+    public void install(final Instrumentation inst, final boolean lateAttach) {
         if (probes.isEmpty() && owners.isEmpty()) {
             return;
         }
         ModuleReads.openJdkTargetsToBridge(inst, index.exactNames());
-        final List<Class<?>> loadedEarlier = loadedCandidates(inst);
+        // the transformer first, then the scan: a class defining in between is seen by one or both
         inst.addTransformer(new PrefilterTransformer(), true);
+        final List<Class<?>> loadedEarlier = loadedCandidates(inst);
         initThread = new Thread(new Runnable() {
             @Override
             public void run() {
+                // nobody waits for this thread by default: let the application's start-up go first.
+                // The application's own threads still transform the classes they load once it is ready.
+                if (!waitForEngine && !lateAttach) {
+                    InitThreadNiceness.lowerCurrentThread(initNiceness);
+                }
                 long t0 = System.nanoTime();
                 long cpu0 = threadCpuNanos();
                 Set<String> loadedMeanwhile;

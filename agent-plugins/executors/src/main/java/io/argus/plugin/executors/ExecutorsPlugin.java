@@ -11,6 +11,8 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadPoolExecutor;
 
+import static io.argus.core.plugin.ArgumentMatchers.takesArgumentNamed;
+import static io.argus.core.plugin.ArgumentMatchers.takesArgumentsNamed;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -68,18 +70,18 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     public void instrument(Probes probes) {
         probes.field(FORK_JOIN_TASK, TraceContext.CARRIED_FIELD);
         probes.type(THREAD_POOL)
-                .advise(named("execute").and(takesArguments(Runnable.class)), ADVICE + "PoolExecuteAdvice")
-                .advise(named("remove").and(takesArguments(Runnable.class)), ADVICE + "PoolRemoveAdvice")
+                .advise(named("execute").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolExecuteAdvice")
+                .advise(named("remove").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolRemoveAdvice")
                 .advise(named("shutdownNow").and(takesArguments(0)), ADVICE + "PoolShutdownNowAdvice")
                 .advise(named("runWorker").and(takesArguments(1)), ADVICE + "WorkerStartAdvice");
         probes.type(FUTURE_TASK)
-                .advise(isConstructor().and(takesArguments(Callable.class)), ADVICE + "FutureTaskCallableAdvice")
-                .advise(isConstructor().and(takesArguments(Runnable.class, Object.class)),
+                .advise(isConstructor().and(takesArgumentsNamed("java.util.concurrent.Callable")), ADVICE + "FutureTaskCallableAdvice")
+                .advise(isConstructor().and(takesArgumentsNamed("java.lang.Runnable", "java.lang.Object")),
                         ADVICE + "FutureTaskRunnableAdvice");
         probes.type(FORK_JOIN_POOL)
-                .advise(isPublic().and(named("execute").or(named("submit"))).and(takesArgument(0, Runnable.class)),
+                .advise(isPublic().and(named("execute").or(named("submit"))).and(takesArgumentNamed(0, "java.lang.Runnable")),
                         ADVICE + "ForkJoinRunnableAdvice")
-                .advise(isPublic().and(named("submit")).and(takesArguments(Callable.class)),
+                .advise(isPublic().and(named("submit")).and(takesArgumentsNamed("java.util.concurrent.Callable")),
                         ADVICE + "ForkJoinCallableAdvice")
                 .advise(isPublic().and(named("execute").or(named("submit")).or(named("invoke"))
                                 .or(named("externalSubmit")).or(named("lazySubmit")))
@@ -100,6 +102,6 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         // The class loads at startup, so the context is kept in the field's map, as for Thread.
         probes.type(VIRTUAL_THREAD)
                 .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
-                .advise(named("run").and(takesArguments(Runnable.class)), ADVICE + "ThreadRunAdvice");
+                .advise(named("run").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "ThreadRunAdvice");
     }
 }

@@ -5,6 +5,8 @@ import io.argus.core.plugin.Probes;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
+import static io.argus.core.plugin.ArgumentMatchers.takesArgumentNamed;
+import static io.argus.core.plugin.ArgumentMatchers.takesArgumentsNamed;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -39,18 +41,18 @@ public final class JdbcPlugin implements ArgusPlugin {
     public void instrument(Probes probes) {
         ElementMatcher.Junction<MethodDescription> executions = named("execute").or(named("executeQuery"))
                 .or(named("executeUpdate")).or(named("executeLargeUpdate"))
-                .and(takesArguments(0).or(takesArgument(0, String.class)))
+                .and(takesArguments(0).or(takesArgumentNamed(0, "java.lang.String")))
                 .or(named("executeBatch").or(named("executeLargeBatch")).and(takesArguments(0)));
         probes.subtypesOf(STATEMENT, "Statement")
                 .advise(isPublic().and(not(isAbstract())).and(executions), ADVICE + "ExecuteAdvice")
-                .advise(isPublic().and(not(isAbstract())).and(named("addBatch")).and(takesArguments(String.class)),
+                .advise(isPublic().and(not(isAbstract())).and(named("addBatch")).and(takesArgumentsNamed("java.lang.String")),
                         ADVICE + "AddBatchAdvice")
                 .advise(isPublic().and(not(isAbstract())).and(named("clearBatch")).and(takesArguments(0)),
                         ADVICE + "ClearBatchAdvice");
         probes.subtypesOf(CONNECTION, "Connection")
                 .advise(isPublic().and(not(isAbstract()))
                                 .and(named("prepareStatement").or(named("prepareCall")))
-                                .and(takesArgument(0, String.class)),
+                                .and(takesArgumentNamed(0, "java.lang.String")),
                         ADVICE + "PrepareAdvice")
                 .advise(isPublic().and(not(isAbstract())).and(named("createStatement")), ADVICE + "CreateStatementAdvice");
     }

@@ -3,6 +3,7 @@ package io.argus.plugin.undertow;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 
+import static io.argus.core.plugin.ArgumentMatchers.takesArgumentNamed;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -46,7 +47,7 @@ public final class UndertowPlugin implements ArgusPlugin {
 
         probes.type(EXCHANGE)
                 .helpers(FIELDS, ADVICE + "ExchangeHeaders")
-                .advise(named("setRequestStartTime").and(takesArguments(1)).and(takesArgument(0, long.class)),
+                .advise(named("setRequestStartTime").and(takesArguments(1)).and(takesArgumentNamed(0, "long")),
                         ADVICE + "StartAdvice")
                 .advise(named("invokeExchangeCompleteListeners").and(takesArguments(0)),
                         ADVICE + "CompleteAdvice");
