@@ -110,7 +110,7 @@ public final class PerfMain {
                 version);
         int jars = install.ensure(out);
         out.println("[argus-perf] Apache Druid " + version + ": " + jars + " jars in " + install.lib());
-        return new DruidTarget(install, o.druidRows, out);
+        return new DruidTarget(install, o.druidRows, o.endpoint, out);
     }
 
     /** What is missing for the chosen scenarios; each entry says how to fix it. */

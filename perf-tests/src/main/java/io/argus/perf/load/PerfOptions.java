@@ -1,6 +1,7 @@
 package io.argus.perf.load;
 
 import io.argus.perf.load.run.Placement;
+import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.target.SampleTarget;
 
 import java.nio.file.Files;
@@ -14,7 +15,8 @@ public final class PerfOptions {
     public static final List<String> TARGETS = List.of("sample", "druid");
 
     public String target = "sample";
-    public String endpoint = "call";
+    /** The load endpoint; null until parsed, then the target's first endpoint unless given. */
+    public String endpoint;
     public List<String> scenarios = new ArrayList<>(Scenario.names());
     public String mode = "default";
     public int startupRuns = 5;
@@ -52,7 +54,9 @@ public final class PerfOptions {
                 usage: argus-perf [options]
                   --target NAME           target application: sample (default) or druid (an Apache Druid
                                           nano cluster; its jars are fetched with Maven on first use)
-                  --endpoint NAME         sample target's load endpoint: call (front->back, default), ping, cpu
+                  --endpoint NAME         the load endpoint. sample: call (front->back, default), ping, cpu;
+                                          druid: sql (the seed's query through the router, default) or
+                                          health (GET /status/health on the coordinator-overlord)
                   --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,elastic
                                           (default: all seven; baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
@@ -127,10 +131,6 @@ public final class PerfOptions {
                 }
                 case "--endpoint" -> {
                     o.endpoint = value(args, i, inline, name);
-                    if (!SampleTarget.ENDPOINTS.contains(o.endpoint)) {
-                        throw new BadArguments("unknown endpoint '" + o.endpoint + "'; known: "
-                                + String.join(", ", SampleTarget.ENDPOINTS));
-                    }
                 }
                 case "--scenarios" -> o.scenarios = scenarios(value(args, i, inline, name));
                 case "--startup-runs" -> o.startupRuns = integer(value(args, i, inline, name), name, 0);
@@ -168,6 +168,13 @@ public final class PerfOptions {
             if (inline == null && takesValue(name)) {
                 i++;
             }
+        }
+        List<String> endpoints = o.target.equals("druid") ? DruidTarget.ENDPOINTS : SampleTarget.ENDPOINTS;
+        if (o.endpoint == null) {
+            o.endpoint = endpoints.get(0);
+        } else if (!endpoints.contains(o.endpoint)) {
+            throw new BadArguments("unknown endpoint '" + o.endpoint + "' for target " + o.target + "; known: "
+                    + String.join(", ", endpoints));
         }
         if (o.mode.equals("full") && !discardGiven && !o.target.equals("druid")) {
             o.discardRounds = o.rounds / 2;

@@ -62,6 +62,10 @@ class PerfOptionsTest {
         assertThat(druidFull.discardRounds).isEqualTo(1);
         assertThat(druidFull.rounds).isEqualTo(6);
         assertThat(druidFull.loadPasses).isEqualTo(3);
+        assertThat(druidFull.endpoint).isEqualTo("sql");
+        assertThat(PerfOptions.parse(new String[]{"--target", "druid", "--endpoint", "health"}).endpoint)
+                .isEqualTo("health");
+        assertThat(PerfOptions.parse(new String[]{}).endpoint).isEqualTo("call");
 
         PerfOptions o = PerfOptions.parse(new String[]{"--scenarios", "baseline, otel", "--endpoint", "ping",
                 "--jvm-opt", "-Xss512k", "--jvm-opt=--add-opens=java.base/java.lang=ALL-UNNAMED"});
@@ -75,6 +79,7 @@ class PerfOptionsTest {
         for (List<String> args : List.of(List.of("--scenarios", "baseline,nope"), List.of("--rounds", "x"),
                 List.of("--rounds"), List.of("--quick", "--full"), List.of("--what"), List.of("--target", "druid2"),
                 List.of("--rounds", "3", "--discard", "3"), List.of("--endpoint", "slow"),
+                List.of("--endpoint", "health"), List.of("--target", "druid", "--endpoint", "call"),
                 List.of("--scenarios", "otel,otel"), List.of("--round-size", "0"),
                 List.of("--java", "/no/such/java"))) {
             assertThatThrownBy(() -> PerfOptions.parse(args.toArray(String[]::new)))

@@ -48,13 +48,21 @@ public final class DruidTarget implements Target {
     public static final Pattern STARTED = Pattern.compile("Server - Started @(\\d+)ms");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** sql: the seed's query through the router; health: the coordinator-overlord's {@code /status/health}. */
+    public static final List<String> ENDPOINTS = List.of("sql", "health");
+
     private final DruidInstall install;
     private final int rows;
+    private final boolean health;
     private final PrintStream log;
 
-    public DruidTarget(DruidInstall install, int rows, PrintStream log) {
+    public DruidTarget(DruidInstall install, int rows, String endpoint, PrintStream log) {
+        if (!ENDPOINTS.contains(endpoint)) {
+            throw new IllegalArgumentException("unknown endpoint '" + endpoint + "'; expected one of " + ENDPOINTS);
+        }
         this.install = install;
         this.rows = rows;
+        this.health = endpoint.equals("health");
         this.log = log;
     }
 
@@ -67,8 +75,9 @@ public final class DruidTarget implements Target {
     public String description() {
         return "Apache Druid " + install.version() + " nano cluster (ZooKeeper without agent; coordinator-overlord, "
                 + "broker, historical, middleManager + peons, router with it), " + rows
-                + " generated wikipedia rows ingested with index_parallel; load: the seed's SQL query through the "
-                + "router, timestamp +1 per request; heaps: " + heaps();
+                + (health ? " (no data ingested); load: GET /status/health on the coordinator-overlord"
+                : " generated wikipedia rows ingested with index_parallel; load: the seed's SQL query through the "
+                + "router, timestamp +1 per request") + "; heaps: " + heaps();
     }
 
     private static String heaps() {
@@ -106,12 +115,12 @@ public final class DruidTarget implements Target {
 
     @Override
     public List<String> tracedServices() {
-        return List.of("router", "broker", "historical");
+        return health ? List.of(agentName("coordinator")) : List.of("router", "broker", "historical");
     }
 
     @Override
     public String tracedRootName() {
-        return "/druid/v2/sql";
+        return health ? "/status/health" : "/druid/v2/sql";
     }
 
     @Override
@@ -140,8 +149,10 @@ public final class DruidTarget implements Target {
                     STARTED, true, Duration.ofSeconds(300), Map.of()));
         }
         String router = "http://127.0.0.1:" + layout.port("router");
-        RequestSpec load = RequestSpec.postJsonRising(router + "/druid/v2/sql",
-                "{\"query\":\"" + QUERY + "\"}", WikipediaData.START_MILLIS);
+        RequestSpec load = health
+                ? RequestSpec.get("http://127.0.0.1:" + layout.port("coordinator") + "/status/health")
+                : RequestSpec.postJsonRising(router + "/druid/v2/sql", "{\"query\":\"" + QUERY + "\"}",
+                WikipediaData.START_MILLIS);
         RequestSpec smoke = RequestSpec.postJson(router + "/druid/v2/sql", "{\"query\":\"SELECT 1\"}");
         return new LaunchPlan(processes, load, smoke);
     }
@@ -168,7 +179,7 @@ public final class DruidTarget implements Target {
         if (!plan.smokeRequest().matches(smoke.status())) {
             throw new IOException("SQL through the router failed: " + smoke.status() + " " + abbreviate(smoke.body()));
         }
-        if (!env.load()) {
+        if (!env.load() || health) {
             return;
         }
         String router = "http://127.0.0.1:" + plan.loadRequest().uri().getPort();

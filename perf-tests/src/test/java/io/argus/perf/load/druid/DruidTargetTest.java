@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The cluster's plan and configuration, without starting Druid (that is the --target druid run's job). */
 class DruidTargetTest {
@@ -20,7 +21,12 @@ class DruidTargetTest {
     Path dir;
 
     private LaunchPlan plan() throws Exception {
-        DruidTarget target = new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 20_000, System.out);
+        return plan("sql");
+    }
+
+    private LaunchPlan plan(String endpoint) throws Exception {
+        DruidTarget target = new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 20_000, endpoint,
+                System.out);
         TargetEnv env = new TargetEnv(Path.of("/usr/bin/java"), dir.resolve("work"),
                 service -> List.of("-javaagent:/x/argus-agent.jar", "-Dargus.service.name=" + service),
                 List.of("-Dextra=1"), true);
@@ -42,6 +48,19 @@ class DruidTargetTest {
         assertThat(plan.loadRequest().uri().getPath()).isEqualTo("/druid/v2/sql");
         assertThat(plan.loadRequest().bodyAt(0)).contains("MILLIS_TO_TIMESTAMP(" + WikipediaData.START_MILLIS + ")");
         assertThat(plan.loadRequest().bodyAt(5)).contains("MILLIS_TO_TIMESTAMP(" + (WikipediaData.START_MILLIS + 5) + ")");
+    }
+
+    @Test
+    void theHealthEndpointLoadsTheCoordinatorAndExpectsItsOwnRootSpan() throws Exception {
+        LaunchPlan plan = plan("health");
+        int coordinatorPort = plan.processes().get(1).readiness().uri().getPort();
+        assertThat(plan.loadRequest().uri().getPath()).isEqualTo("/status/health");
+        assertThat(plan.loadRequest().uri().getPort()).isEqualTo(coordinatorPort);
+        DruidTarget target = new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 1, "health", System.out);
+        assertThat(target.tracedServices()).containsExactly("coordinator-overlord");
+        assertThat(target.tracedRootName()).isEqualTo("/status/health");
+        assertThatThrownBy(() -> new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 1, "call",
+                System.out)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sql, health");
     }
 
     @Test

@@ -89,7 +89,7 @@ class PlacementTest {
 
     @Test
     void everyDruidProcessIsPinnedZooKeeperIncluded() throws Exception {
-        DruidTarget druid = new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 20_000, System.out);
+        DruidTarget druid = new DruidTarget(new DruidInstall(dir.resolve("druid"), "33.0.0"), 20_000, "sql", System.out);
         List<List<String>> cmds = commands(druid, Placement.separate(2));
         assertThat(cmds).hasSize(6);
         for (List<String> cmd : cmds) {
