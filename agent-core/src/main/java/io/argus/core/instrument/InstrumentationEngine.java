@@ -153,7 +153,7 @@ public final class InstrumentationEngine {
         for (Class<?> type : inst.getAllLoadedClasses()) {
             ClassLoader loader = type.getClassLoader();
             if (loader != agentLoader && index.isCandidate(loader, type.getName().replace('.', '/'))
-                    && inst.isModifiableClass(type)) {
+                    && index.matchesLoaded(type) && inst.isModifiableClass(type)) {
                 candidates.add(type);
             }
         }
@@ -165,6 +165,7 @@ public final class InstrumentationEngine {
      * returns, so one that is not loaded yet is looked for again, briefly.
      */
     private void retransformByName(Instrumentation inst, Set<String> internalNames) {
+        int skippedRetransforms = 0;
         Set<String> missing = new HashSet<String>(internalNames);
         for (int attempt = 0; !missing.isEmpty() && attempt < DEFINE_RETRIES; attempt++) {
             if (attempt > 0) {
@@ -177,14 +178,20 @@ public final class InstrumentationEngine {
                     found.add(type);
                 }
             }
+            List<Class<?>> probed = new ArrayList<Class<?>>();
             for (Class<?> type : found) {
                 missing.remove(type.getName().replace('.', '/'));
+                if (index.matchesLoaded(type)) {
+                    probed.add(type);
+                }
             }
-            retransform(inst, found);
+            skippedRetransforms += found.size() - probed.size();
+            retransform(inst, probed);
         }
         if (!internalNames.isEmpty()) {
-            AgentLog.debug("retransformed " + (internalNames.size() - missing.size())
-                    + " classes that loaded while the engine was starting");
+            AgentLog.debug("of " + internalNames.size() + " classes that loaded while the engine was starting, "
+                    + (internalNames.size() - missing.size() - skippedRetransforms) + " retransformed, "
+                    + skippedRetransforms + " left alone (no probed super type)");
         }
     }
 

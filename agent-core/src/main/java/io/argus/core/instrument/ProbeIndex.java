@@ -23,6 +23,9 @@ final class ProbeIndex {
     /** Hierarchy probes with simple-name hints: their super types and hints, in step. */
     private final List<String> hintedResources = new ArrayList<String>();
     private final List<String[]> hints = new ArrayList<String[]>();
+    /** Every hierarchy probe's super type (binary name) and its hints (null: any name), in step. */
+    private final List<String> superTypes = new ArrayList<String>();
+    private final List<String[]> superTypeHints = new ArrayList<String[]>();
     /** Per class loader: can it see any hierarchy probe's super type? Start-up path only. */
     private final Map<ClassLoader, Boolean> loaderSeesHierarchyTypes =
             Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
@@ -32,6 +35,10 @@ final class ProbeIndex {
     ProbeIndex(List<TypeProbe> probes) {
         for (TypeProbe probe : probes) {
             String internal = probe.typeName().replace('.', '/');
+            if (probe.isHierarchy()) {
+                superTypes.add(probe.typeName());
+                superTypeHints.add(probe.nameHints());
+            }
             if (probe.isHierarchy() && probe.nameHints() != null) {
                 hintedResources.add(internal + ".class");
                 hints.add(probe.nameHints());
@@ -102,6 +109,47 @@ final class ProbeIndex {
             loaderSeesHierarchyTypes.put(loader, known);
         }
         return known;
+    }
+
+    /**
+     * For a class that is already loaded: could a probe apply to it? An exact name, or a class (not an
+     * interface) whose hierarchy, walked by reflection, has a probed super type. Loads nothing, so the
+     * classes that only {@link #isCandidate} let through (a web server's {@code HttpConnection} for the
+     * JDBC probe's "Connection" hint) are not retransformed for nothing.
+     */
+    boolean matchesLoaded(Class<?> type) {
+        if (exactInternalNames.contains(type.getName().replace('.', '/'))) {
+            return true;
+        }
+        if (type.isInterface()) {
+            return false;
+        }
+        for (int i = 0; i < superTypes.size(); i++) {
+            String[] probeHints = superTypeHints.get(i);
+            if ((probeHints == null || TypeProbe.simpleNameContainsAny(type.getName(), probeHints))
+                    && hasSuperType(type, superTypes.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasSuperType(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(name) || anyInterfaceIs(c.getInterfaces(), name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyInterfaceIs(Class<?>[] interfaces, String name) {
+        for (Class<?> i : interfaces) {
+            if (i.getName().equals(name) || anyInterfaceIs(i.getInterfaces(), name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Set<String> exactNames() {

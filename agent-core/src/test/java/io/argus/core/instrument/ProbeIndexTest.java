@@ -36,4 +36,28 @@ class ProbeIndexTest {
         assertThat(index.isCandidate(app, "com/example/Statement$$Lambda$1")).as("generated").isFalse();
         assertThat(index.isCandidate(null, "org/h2/jdbc/JdbcStatement")).as("the boot loader").isFalse();
     }
+
+    @Test
+    void aLoadedClassMatchesOnlyByExactNameOrARealProbedSuperType() {
+        ProbeIndex index = index();
+        assertThat(index.matchesLoaded(java.util.concurrent.FutureTask.class)).isTrue();
+        assertThat(index.matchesLoaded(FakeStatement.class)).as("implements java.sql.Statement").isTrue();
+        assertThat(index.matchesLoaded(SubStatement.class)).as("through its super class").isTrue();
+        assertThat(index.matchesLoaded(NotAStatement.class)).as("the hint alone is not enough").isFalse();
+        assertThat(index.matchesLoaded(java.sql.PreparedStatement.class)).as("interfaces are not probed").isFalse();
+        assertThat(index.matchesLoaded(OtherThing.class)).as("a subtype without the hinted name").isFalse();
+    }
+
+    /** Declared abstract: the test needs its type, never an object. */
+    abstract static class FakeStatement implements java.sql.PreparedStatement {
+    }
+
+    abstract static class SubStatement extends FakeStatement {
+    }
+
+    static final class NotAStatement {
+    }
+
+    abstract static class OtherThing implements java.sql.Statement {
+    }
 }
