@@ -5,14 +5,14 @@ import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 
 /**
- * Entry point of {@code -javaagent:argus-agent.jar}. Puts the bridge into the bootstrap loader,
- * then starts the agent core inside an isolated class loader. Whatever goes wrong here, the
- * application starts anyway: one line goes to stderr and the agent stays out of the way.
+ * Entry point of {@code -javaagent:argus-agent.jar}. Creates the isolated class loader and hands
+ * over to the agent core inside it, which puts the bridge into the bootstrap loader and starts the
+ * rest, by default on a thread of its own. Whatever goes wrong here, the application starts anyway:
+ * one line goes to stderr and the agent stays out of the way.
  */
 public final class AgentMain {
 
-    private static final String CORE_ENTRY = "io.argus.core.AgentRuntime";
-    private static final String BRIDGE_INSTALLER = "io.argus.core.BridgeInstaller";
+    private static final String CORE_ENTRY = "io.argus.core.AgentStartup";
     private static volatile boolean started;
 
     private AgentMain() {
@@ -35,12 +35,9 @@ public final class AgentMain {
         try {
             AgentHome home = AgentHome.locate(AgentMain.class);
             ClassLoader loader = new AgentClassLoader(home.coreClassPath());
-            Class.forName(BRIDGE_INSTALLER, true, loader).getMethod("install", Instrumentation.class, File.class)
-                    .invoke(null, inst, home.bridgeJar());
-            Class<?> runtime = Class.forName(CORE_ENTRY, true, loader);
-            Method startMethod = runtime.getMethod("start", Instrumentation.class, String.class, File.class,
-                    boolean.class, long.class);
-            startMethod.invoke(null, inst, args, home.directory(), lateAttach, t0);
+            Method begin = Class.forName(CORE_ENTRY, true, loader).getMethod("begin", Instrumentation.class,
+                    String.class, File.class, File.class, boolean.class, long.class);
+            begin.invoke(null, inst, args, home.directory(), home.bridgeJar(), lateAttach, t0);
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
             System.err.println("[argus] agent failed to start, the application runs without it: " + cause);

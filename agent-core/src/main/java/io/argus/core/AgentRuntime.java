@@ -13,7 +13,6 @@ import io.argus.core.server.RouteNormalizer;
 import io.argus.core.server.ServerRecorder;
 import io.argus.core.state.FieldRegistry;
 import io.argus.core.trace.ContextRecorder;
-import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
@@ -27,15 +26,18 @@ import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
 
-import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
 
-/** Starts the agent inside its isolated class loader. Called reflectively by the bootstrap jar. */
+/**
+ * Sets up the agent inside its isolated class loader, on the start-up thread ({@link AgentStartup}):
+ * recorders into the bridge, the exporter, the plugins, then the instrumentation engine.
+ */
 public final class AgentRuntime {
 
     private static final long SHUTDOWN_FLUSH_MILLIS = 2000;
@@ -43,12 +45,10 @@ public final class AgentRuntime {
     private AgentRuntime() {
     }
 
-    public static void start(Instrumentation inst, String args, File home, boolean lateAttach, long startNanos) {
-        AgentSettings settings = new AgentSettings(AgentConfig.load(home));
-        if (!settings.config.getBoolean("argus.enabled", true)) {
-            AgentLog.info("disabled by configuration");
-            return;
-        }
+    /**
+     * @param threadLauncher starts the agent's long-lived threads, at the application's priority
+     */
+    static void start(Instrumentation inst, AgentSettings settings, long startNanos, Executor threadLauncher) {
         String version = version();
         AgentCounters counters = new AgentCounters();
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
@@ -76,16 +76,19 @@ public final class AgentRuntime {
         FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(fieldDeclarations);
-        final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader, counters,
-                settings.waitForInstrumentation, settings.initThreadNiceness);
-        engine.install(inst, lateAttach);
+        final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader);
         exporter.addGaugeSource(new GaugeSource() {
             @Override
             public void sample(GaugeSink sink) {
                 sink.gauge("agent.classes.transformed", engine.transformedClasses());
             }
         });
-        exporter.start();
+        threadLauncher.execute(new Runnable() {
+            @Override
+            public void run() {
+                exporter.start();
+            }
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
             @Override
             public void run() {
@@ -93,15 +96,15 @@ public final class AgentRuntime {
             }
         }, "argus-shutdown"));
 
+        engine.start(inst);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
                 ? settings.collectorList() : "discard")
                 + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
         if (AgentLog.isDebug()) {
-            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-            AgentLog.debug("start-up: premain took " + millis + " ms, main thread cpu so far "
-                    + threads.getCurrentThreadCpuTime() / 1_000_000 + " ms");
+            AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis
+                    + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms");
         }
     }
 

@@ -39,8 +39,10 @@ public final class AgentSettings {
     /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
     public final boolean blockWhenFull;
     public final boolean waitForInstrumentation;
-    /** Nice increment for the engine's start-up thread on Linux; 0 leaves its priority alone. */
-    public final int initThreadNiceness;
+    /** Nice increment for the agent's start-up thread on Linux; 0 leaves its priority alone. */
+    public final int startThreadNiceness;
+    /** How long the agent's start-up waits for a spare CPU core; 0 starts at once. */
+    public final long startupMaxDelayMillis;
     public final boolean honorInboundSampling;
     public final boolean normalizeRoutes;
 
@@ -66,7 +68,8 @@ public final class AgentSettings {
         this.exporterMode = exporterMode(config);
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
         this.waitForInstrumentation = config.getBoolean("argus.startup.waitForInstrumentation", false);
-        this.initThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
+        this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
+        this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);
     }

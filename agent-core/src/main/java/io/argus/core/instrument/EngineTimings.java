@@ -3,7 +3,7 @@ package io.argus.core.instrument;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the engine's start-up cost, for the start-up report: the engine's build on its own thread,
+ * What the engine's start-up cost, for the start-up report: the engine's build on the start-up thread,
  * and the classes transformed as they load and retransformed after. A few atomic adds per
  * candidate class, nothing per dismissed class.
  */
@@ -13,10 +13,9 @@ public final class EngineTimings {
     private final AtomicLong loadTransformNanos = new AtomicLong();
     private final AtomicLong retransforms = new AtomicLong();
     private final AtomicLong retransformNanos = new AtomicLong();
-    private final AtomicLong deferredClasses = new AtomicLong();
     private volatile long buildNanos = -1;
     private volatile long buildCpuNanos = -1;
-    private volatile long initThreadCpuNanos = -1;
+    private volatile long startThreadCpuNanos = -1;
 
     /** A candidate class handed to ByteBuddy: as it loads, or as it is retransformed. */
     void transformed(boolean firstLoad, long nanos) {
@@ -29,18 +28,14 @@ public final class EngineTimings {
         }
     }
 
-    void deferred() {
-        deferredClasses.incrementAndGet();
-    }
-
     void built(long wallNanos, long cpuNanos) {
         buildNanos = wallNanos;
         buildCpuNanos = cpuNanos;
     }
 
-    /** The init thread is done: built the engine and retransformed what loaded before it. */
-    void initThreadDone(long cpuNanos) {
-        initThreadCpuNanos = cpuNanos;
+    /** The start-up thread is done with the engine: built it and retransformed what loaded before it. */
+    void startThreadDone(long cpuNanos) {
+        startThreadCpuNanos = cpuNanos;
     }
 
     public long loadTransforms() {
@@ -51,16 +46,11 @@ public final class EngineTimings {
         return retransforms.get();
     }
 
-    public long deferredClasses() {
-        return deferredClasses.get();
-    }
-
     public String describe() {
         return "engine built in " + millis(buildNanos) + " ms (cpu " + millis(buildCpuNanos) + " ms)"
-                + ", init thread cpu " + millis(initThreadCpuNanos) + " ms"
+                + ", engine cpu on the start-up thread " + millis(startThreadCpuNanos) + " ms"
                 + "; " + loadTransforms.get() + " classes transformed as they loaded in " + millis(loadTransformNanos.get())
-                + " ms, " + retransforms.get() + " retransformed in " + millis(retransformNanos.get()) + " ms"
-                + " (" + deferredClasses.get() + " loaded before the engine was ready)";
+                + " ms, " + retransforms.get() + " retransformed in " + millis(retransformNanos.get()) + " ms";
     }
 
     private static String millis(long nanos) {

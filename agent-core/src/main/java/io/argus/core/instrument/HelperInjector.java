@@ -2,9 +2,7 @@ package io.argus.core.instrument;
 
 import io.argus.core.AgentLog;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -58,7 +56,7 @@ final class HelperInjector {
     /** Whether every helper's class file is in the agent's loader; checked once at start-up, without loading. */
     boolean exist(List<String> classNames, String pluginName) {
         for (String name : classNames) {
-            if (agentLoader.getResource(resourceName(name)) == null) {
+            if (agentLoader.getResource(ClassFiles.resourceName(name)) == null) {
                 AgentLog.error("plugin " + pluginName + ": helper class " + name + " not found; probe skipped");
                 return false;
             }
@@ -145,28 +143,13 @@ final class HelperInjector {
     private byte[] classFile(String name) throws IOException {
         byte[] bytes = classFiles.get(name);
         if (bytes == null) {
-            InputStream in = agentLoader.getResourceAsStream(resourceName(name));
-            if (in == null) {
+            bytes = ClassFiles.read(agentLoader, ClassFiles.resourceName(name));
+            if (bytes == null) {
                 throw new IOException("helper class " + name + " not found among the agent's classes");
-            }
-            try {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                byte[] buffer = new byte[8192];
-                int n;
-                while ((n = in.read(buffer)) > 0) {
-                    out.write(buffer, 0, n);
-                }
-                bytes = out.toByteArray();
-            } finally {
-                in.close();
             }
             classFiles.put(name, bytes);
         }
         return bytes;
-    }
-
-    private static String resourceName(String className) {
-        return className.replace('.', '/') + ".class";
     }
 
     private Method defineClass() throws Exception {

@@ -14,18 +14,22 @@ import java.util.WeakHashMap;
 /**
  * Answers "could any probe apply to this class?" from its name and class loader alone, so that
  * almost every class the application loads is dismissed with a hash look-up and a few prefix
- * checks, before ByteBuddy parses anything.
+ * checks; then, for the few let through, which probes do apply, from class file headers or, for a
+ * loaded class, by reflection. ByteBuddy parses only the classes a probe applies to.
  */
 final class ProbeIndex {
 
-    private final Set<String> exactInternalNames = new HashSet<String>();
+    /** Exact-name probes by the internal name of their class. */
+    private final Map<String, List<TypeProbe>> exactProbes = new HashMap<String, List<TypeProbe>>();
+    /** Every hierarchy probe, and its super type's internal name, in step. */
+    private final List<TypeProbe> hierarchyProbes = new ArrayList<TypeProbe>();
+    private final List<String> hierarchyTypes = new ArrayList<String>();
+    private final List<String[]> hierarchyHints = new ArrayList<String[]>();
+    private final SuperTypeWalk superTypes = new SuperTypeWalk();
     private final List<String> hierarchyResources = new ArrayList<String>();
     /** Hierarchy probes with simple-name hints: their super types and hints, in step. */
     private final List<String> hintedResources = new ArrayList<String>();
     private final List<String[]> hints = new ArrayList<String[]>();
-    /** Every hierarchy probe's super type (binary name) and its hints (null: any name), in step. */
-    private final List<String> superTypes = new ArrayList<String>();
-    private final List<String[]> superTypeHints = new ArrayList<String[]>();
     /** Per class loader: can it see any hierarchy probe's super type? Start-up path only. */
     private final Map<ClassLoader, Boolean> loaderSeesHierarchyTypes =
             Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
@@ -36,8 +40,9 @@ final class ProbeIndex {
         for (TypeProbe probe : probes) {
             String internal = probe.typeName().replace('.', '/');
             if (probe.isHierarchy()) {
-                superTypes.add(probe.typeName());
-                superTypeHints.add(probe.nameHints());
+                hierarchyProbes.add(probe);
+                hierarchyTypes.add(internal);
+                hierarchyHints.add(probe.nameHints());
             }
             if (probe.isHierarchy() && probe.nameHints() != null) {
                 hintedResources.add(internal + ".class");
@@ -45,7 +50,12 @@ final class ProbeIndex {
             } else if (probe.isHierarchy()) {
                 hierarchyResources.add(internal + ".class");
             } else {
-                exactInternalNames.add(internal);
+                List<TypeProbe> same = exactProbes.get(internal);
+                if (same == null) {
+                    same = new ArrayList<TypeProbe>(1);
+                    exactProbes.put(internal, same);
+                }
+                same.add(probe);
             }
         }
     }
@@ -54,7 +64,7 @@ final class ProbeIndex {
         if (internalName == null) {
             return false;
         }
-        if (exactInternalNames.contains(internalName)) {
+        if (exactProbes.containsKey(internalName)) {
             return true;
         }
         if (loader == null) {
@@ -112,26 +122,59 @@ final class ProbeIndex {
     }
 
     /**
-     * For a class that is already loaded: could a probe apply to it? An exact name, or a class (not an
-     * interface) whose hierarchy, walked by reflection, has a probed super type. Loads nothing, so the
-     * classes that only {@link #isCandidate} let through (a web server's {@code HttpConnection} for the
-     * JDBC probe's "Connection" hint) are not retransformed for nothing.
+     * The probes that apply to a class being defined: those naming it, and the hierarchy probes whose
+     * super type its class file header, and those of its super types, lead to. Called only for classes
+     * {@link #isCandidate} let through; ByteBuddy has parsed nothing yet.
      */
-    boolean matchesLoaded(Class<?> type) {
-        if (exactInternalNames.contains(type.getName().replace('.', '/'))) {
-            return true;
+    List<TypeProbe> probesFor(ClassLoader loader, String internalName, byte[] classFile) {
+        List<TypeProbe> exact = exactProbes.get(internalName);
+        List<TypeProbe> found = exact == null ? Collections.<TypeProbe>emptyList() : exact;
+        if (loader == null || hierarchyProbes.isEmpty()) {
+            return found;
         }
-        if (type.isInterface()) {
-            return false;
-        }
-        for (int i = 0; i < superTypes.size(); i++) {
-            String[] probeHints = superTypeHints.get(i);
-            if ((probeHints == null || TypeProbe.simpleNameContainsAny(type.getName(), probeHints))
-                    && hasSuperType(type, superTypes.get(i))) {
-                return true;
+        for (int i = 0; i < hierarchyProbes.size(); i++) {
+            String[] hints = hierarchyHints.get(i);
+            // the ignore lists were applied by isCandidate
+            if ((hints == null ? !IgnoredTypes.isIgnored(internalName) : TypeProbe.simpleNameContainsAny(internalName, hints))
+                    && superTypes.isConcreteSubtype(loader, internalName, classFile, hierarchyTypes.get(i))) {
+                found = with(found, hierarchyProbes.get(i));
             }
         }
-        return false;
+        return found;
+    }
+
+    /**
+     * For a class that is already loaded, the probes that apply to it: those naming it, and for a class
+     * (not an interface) the hierarchy probes whose super type its hierarchy, walked by reflection,
+     * holds. Loads nothing, so the classes that only {@link #isCandidate} let through (a web server's
+     * {@code HttpConnection} for the JDBC probe's "Connection" hint) are not retransformed for nothing.
+     */
+    List<TypeProbe> probesFor(Class<?> type) {
+        List<TypeProbe> exact = exactProbes.get(type.getName().replace('.', '/'));
+        List<TypeProbe> found = exact == null ? Collections.<TypeProbe>emptyList() : exact;
+        if (type.isInterface()) {
+            return found;
+        }
+        for (int i = 0; i < hierarchyProbes.size(); i++) {
+            String[] hints = hierarchyHints.get(i);
+            TypeProbe probe = hierarchyProbes.get(i);
+            if ((hints == null || TypeProbe.simpleNameContainsAny(type.getName(), hints))
+                    && hasSuperType(type, probe.typeName())) {
+                found = with(found, probe);
+            }
+        }
+        return found;
+    }
+
+    boolean matchesLoaded(Class<?> type) {
+        return !probesFor(type).isEmpty();
+    }
+
+    private static List<TypeProbe> with(List<TypeProbe> found, TypeProbe probe) {
+        List<TypeProbe> more = new ArrayList<TypeProbe>(found.size() + 1);
+        more.addAll(found);
+        more.add(probe);
+        return more;
     }
 
     private static boolean hasSuperType(Class<?> type, String name) {
@@ -154,7 +197,7 @@ final class ProbeIndex {
 
     Set<String> exactNames() {
         Set<String> names = new HashSet<String>();
-        for (String internal : exactInternalNames) {
+        for (String internal : exactProbes.keySet()) {
             names.add(internal.replace('/', '.'));
         }
         return names;

@@ -1,6 +1,5 @@
 package io.argus.core.instrument;
 
-import io.argus.core.AgentCounters;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.Probes;
@@ -9,14 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.instrument.ClassFileTransformer;
 import java.net.URL;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,20 +72,20 @@ class CheckedAdviceTest {
         probes.type(PKG + "Greeter").advise(named("greet"), PKG + "GreetAdvice");
         probes.type(PKG + "Counter").advise(named("next"), PKG + "UnsuppressedAdvice");
         RecordingAgentLoader agentLoader = new RecordingAgentLoader(getClass().getClassLoader());
-        AtomicLong transformed = new AtomicLong();
-        ClassFileTransformer engine = AdviceTransformerFactory.create(probes.probes(),
-                Collections.<String, FieldRegistry.OwnerFields>emptyMap(), agentLoader,
-                new HelperInjector(agentLoader, null), new AgentCounters(), transformed, new LoadPhase());
+        AdviceWeaver weaver = new AdviceWeaver(probes.probes(), Collections.<String, FieldRegistry.OwnerFields>emptyMap(),
+                agentLoader, new HelperInjector(agentLoader, null));
         assertThat(agentLoader.adviceRead).as("no advice class is read at start-up").isEmpty();
 
         TargetLoader app = new TargetLoader();
-        byte[] greeter = engine.transform(app, internal("Greeter"), null, null, classFile("Greeter"));
+        byte[] greeter = weaver.weave(app, internal("Greeter"), null, null, classFile("Greeter"),
+                probes.probes().subList(0, 1));
         assertThat(agentLoader.adviceRead).contains("GreetAdvice.class").doesNotContain("UnsuppressedAdvice.class");
         assertThat(greeter).isNotNull();
         Object advised = app.define(PKG + "Greeter", greeter).getConstructor().newInstance();
         assertThat(advised.getClass().getMethod("greet").invoke(advised)).isEqualTo("hello advised");
 
-        byte[] counter = engine.transform(app, internal("Counter"), null, null, classFile("Counter"));
+        byte[] counter = weaver.weave(app, internal("Counter"), null, null, classFile("Counter"),
+                probes.probes().subList(1, 2));
         assertThat(agentLoader.adviceRead).contains("UnsuppressedAdvice.class");
         Object unchanged = app.define(PKG + "Counter", counter == null ? classFile("Counter") : counter)
                 .getConstructor().newInstance();

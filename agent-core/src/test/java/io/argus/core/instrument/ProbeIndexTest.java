@@ -3,7 +3,12 @@ package io.argus.core.instrument;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.Probes;
+import io.argus.core.plugin.TypeProbe;
 import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 import java.util.HashMap;
 import java.util.Properties;
@@ -46,6 +51,33 @@ class ProbeIndexTest {
         assertThat(index.matchesLoaded(NotAStatement.class)).as("the hint alone is not enough").isFalse();
         assertThat(index.matchesLoaded(java.sql.PreparedStatement.class)).as("interfaces are not probed").isFalse();
         assertThat(index.matchesLoaded(OtherThing.class)).as("a subtype without the hinted name").isFalse();
+    }
+
+    @Test
+    void aClassBeingDefinedMatchesByItsOwnAndItsSuperTypesClassFileHeaders() throws IOException {
+        ProbeIndex index = index();
+        ClassLoader app = getClass().getClassLoader();
+        assertThat(probed(index, app, FakeStatement.class)).as("through java/sql/PreparedStatement's header")
+                .containsExactly("java.sql.Statement");
+        assertThat(probed(index, app, SubStatement.class)).as("through its super class's header")
+                .containsExactly("java.sql.Statement");
+        assertThat(probed(index, app, NotAStatement.class)).as("the hint alone is not enough").isEmpty();
+        assertThat(probed(index, app, OtherThing.class)).as("a subtype without the hinted name").isEmpty();
+        assertThat(probed(index, app, java.sql.PreparedStatement.class)).as("interfaces are not probed").isEmpty();
+        assertThat(probed(index, null, java.util.concurrent.FutureTask.class)).containsExactly(
+                "java.util.concurrent.FutureTask");
+        assertThat(index.probesFor(app, "com/example/BrokenStatement", new byte[]{1, 2, 3}))
+                .as("bytes that are no class file match nothing").isEmpty();
+    }
+
+    private static List<String> probed(ProbeIndex index, ClassLoader loader, Class<?> type) throws IOException {
+        String internal = type.getName().replace('.', '/');
+        byte[] bytes = ClassFiles.read(type.getClassLoader(), internal + ".class");
+        List<String> names = new ArrayList<>();
+        for (TypeProbe probe : index.probesFor(loader, internal, bytes)) {
+            names.add(probe.typeName());
+        }
+        return names;
     }
 
     /** Declared abstract: the test needs its type, never an object. */

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
 public final class Launcher {
 
     static final int POLL_MILLIS = 5;
+    /** How long after ready a process may take to print {@link #ARGUS_LINE}. */
+    private static final long ARGUS_LINE_WAIT_MILLIS = 60_000;
     /** [argus] Argus 0.1.0 started in 123 ms: ... */
     static final Pattern ARGUS_LINE = Pattern.compile("\\[argus\\] Argus \\S+ started in (\\d+) ms");
     static final Pattern AGENT_LINE = Pattern.compile(
@@ -103,6 +105,10 @@ public final class Launcher {
                 s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
                 s.classesAtReady = classesAtReady;
                 p.awaitMatch("started", 5000);
+                if (runsArgus(cmd)) {
+                    // the agent starts on a thread of its own and says so once its engine is in
+                    p.awaitMatch("argus", ARGUS_LINE_WAIT_MILLIS);
+                }
                 s.startedLogMs = p.matchedNumber("started");
                 s.agentLine = p.match("argus") != null ? p.match("argus") : p.match("agent");
                 s.agentInitMs = p.matchedNumber("argus");
@@ -115,6 +121,15 @@ public final class Launcher {
             running.close();
             throw e;
         }
+    }
+
+    private static boolean runsArgus(List<String> cmd) {
+        for (String arg : cmd) {
+            if (arg.startsWith("-javaagent:") && arg.contains("argus-agent.jar")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long awaitReady(ProcessSpec spec, ManagedProcess p) throws IOException, InterruptedException {

@@ -1,4 +1,4 @@
-package io.argus.core.instrument;
+package io.argus.core;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -14,28 +14,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class InitThreadNicenessTest {
+class StartThreadNicenessTest {
 
     @Test
     void readsTheNiceValueAfterACommandNameWithSpacesAndParentheses() {
         String stat = "4242 (argus (init) x) S 1 4242 4242 0 -1 4194560 10 0 0 0 3 1 0 0 30 10 1 0 99 1000 20";
-        assertEquals(10, InitThreadNiceness.currentNice(stat));
+        assertEquals(10, StartThreadNiceness.currentNice(stat));
     }
 
     @Test
     @EnabledOnOs(OS.LINUX)
     void lowersOnlyTheCallingThreadAndNeverBeyondNineteen() throws Exception {
-        int processNice = InitThreadNiceness.currentNice(stat("/proc/self/stat"));
+        int processNice = StartThreadNiceness.currentNice(stat("/proc/self/stat"));
         AtomicReference<Boolean> lowered = new AtomicReference<Boolean>();
         AtomicInteger niceAfter = new AtomicInteger(-100);
         AtomicReference<Boolean> loweredAgain = new AtomicReference<Boolean>();
         AtomicInteger niceAtCap = new AtomicInteger(-100);
         Thread thread = new Thread(() -> {
             try {
-                lowered.set(InitThreadNiceness.lowerCurrentThread(5));
-                niceAfter.set(InitThreadNiceness.currentNice(stat("/proc/thread-self/stat")));
-                loweredAgain.set(InitThreadNiceness.lowerCurrentThread(40));
-                niceAtCap.set(InitThreadNiceness.currentNice(stat("/proc/thread-self/stat")));
+                lowered.set(StartThreadNiceness.lowerCurrentThread(5));
+                niceAfter.set(StartThreadNiceness.currentNice(stat("/proc/thread-self/stat")));
+                loweredAgain.set(StartThreadNiceness.lowerCurrentThread(40));
+                niceAtCap.set(StartThreadNiceness.currentNice(stat("/proc/thread-self/stat")));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -47,13 +47,13 @@ class InitThreadNicenessTest {
         assertEquals(Math.min(19, processNice + 5), niceAfter.get());
         assertEquals(19, niceAtCap.get());
         assertEquals(niceAfter.get() < 19, loweredAgain.get());
-        assertEquals(processNice, InitThreadNiceness.currentNice(stat("/proc/thread-self/stat")),
+        assertEquals(processNice, StartThreadNiceness.currentNice(stat("/proc/thread-self/stat")),
                 "the test's own thread keeps its priority");
     }
 
     @Test
     void anIncrementOfZeroLeavesThePriorityAlone() {
-        assertFalse(InitThreadNiceness.lowerCurrentThread(0));
+        assertFalse(StartThreadNiceness.lowerCurrentThread(0));
     }
 
     private static String stat(String path) throws Exception {

@@ -1,6 +1,4 @@
-package io.argus.core.instrument;
-
-import io.argus.core.AgentLog;
+package io.argus.core;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -11,18 +9,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Lowers the scheduling priority of the calling thread on Linux, so that on a small machine the
- * application's own start-up goes first and the engine uses what CPU is left. Java thread priorities
+ * application's own start-up goes first and the agent's start-up uses what CPU is left. Java thread priorities
  * do nothing here (HotSpot ignores them on Linux without root), but Linux gives every thread its own
  * nice value: the thread finds its id through {@code /proc/thread-self} and runs {@code renice} on
  * it. Only ever lowers the priority, relative to the thread's current nice value, so it needs no
  * privilege. Anywhere else (no {@code /proc}, no {@code renice}) the thread keeps its priority.
  */
-final class InitThreadNiceness {
+final class StartThreadNiceness {
 
     private static final int MAX_NICE = 19;
     private static final long RENICE_TIMEOUT_MILLIS = 2_000;
 
-    private InitThreadNiceness() {
+    private StartThreadNiceness() {
     }
 
     /** Raises the calling thread's nice value by {@code increment} (capped at 19); true if it did. */

@@ -1,0 +1,154 @@
+package io.argus.core.instrument;
+
+import io.argus.bridge.AdviceErrors;
+import io.argus.bridge.state.FieldOwner;
+import io.argus.core.AgentLog;
+import io.argus.core.plugin.TypeProbe;
+import io.argus.core.state.FieldRegistry;
+import net.bytebuddy.ClassFileVersion;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.scaffold.ClassWriterStrategy;
+import net.bytebuddy.dynamic.scaffold.TypeInitializer;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.implementation.auxiliary.AuxiliaryType;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.OpenedClassReader;
+
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rewrites one class file: inlines the advice of the probes that apply to it (ByteBuddy's
+ * {@link Advice} as an ASM visitor) and, for an owner class, adds its fields. Only what inlined
+ * advice needs: a type pool per class loader, ASM's reader and writer, and a disabled implementation
+ * context (no class format changes beyond the fields). ByteBuddy's {@code AgentBuilder}, its type
+ * matchers, dynamic types and class loading strategies stay unloaded: the engine's own index decides
+ * which probes apply before ByteBuddy parses anything.
+ */
+final class AdviceWeaver {
+
+    private static final AuxiliaryType.NamingStrategy NO_AUXILIARY_TYPES = new AuxiliaryType.NamingStrategy.Suffixing("argus");
+
+    private final Map<TypeProbe, CheckedAdvice> advice = new IdentityHashMap<TypeProbe, CheckedAdvice>();
+    private final Map<String, FieldRegistry.OwnerFields> owners;
+    private final TypePools pools;
+
+    AdviceWeaver(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners, ClassLoader agentLoader,
+                 HelperInjector helpers) {
+        // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
+        // touching it makes JDK 24+ print deprecation warnings on the application's console.
+        System.setProperty("net.bytebuddy.safe", "true");
+        Advice.ExceptionHandler countErrors;
+        try {
+            countErrors = new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
+                    new MethodDescription.ForLoadedMethod(AdviceErrors.class.getMethod("report", Throwable.class))));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("bridge is incomplete", e);
+        }
+        this.pools = new TypePools(agentLoader);
+        TypePool advicePool = TypePool.Default.of(ClassFileLocator.ForClassLoader.of(agentLoader));
+        for (TypeProbe probe : probes) {
+            if (!probe.advice().isEmpty()) {
+                advice.put(probe, new CheckedAdvice(probe, advicePool, countErrors, helpers));
+            }
+        }
+        this.owners = owners;
+    }
+
+    /**
+     * The rewritten class file, or null to leave the class as it is (no probe selects any of its methods,
+     * and it owns no fields, or gets none on this pass).
+     *
+     * @param redefined the class when it is being retransformed, null as it loads
+     */
+    byte[] weave(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
+                 byte[] classFile, List<TypeProbe> probes) {
+        String name = internalName.replace('/', '.');
+        FieldRegistry.OwnerFields fields = owners.get(name);
+        // a loaded class cannot gain fields; one that got them as it loaded must keep them when retransformed
+        boolean injectFields = fields != null && (redefined == null || declaresFieldOwner(redefined));
+        if (probes.isEmpty() && !injectFields) {
+            return null;
+        }
+        ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, classFile),
+                pools.locator(loader));
+        TypePool pool = pools.pool(loader, locator);
+        TypeDescription type = pool.describe(name).resolve();
+        AsmVisitorWrapper.ForDeclaredMethods methods = null;
+        for (TypeProbe probe : probes) {
+            CheckedAdvice checked = advice.get(probe);
+            if (checked != null) {
+                methods = checked.addTo(methods, type, loader, domain, pools);
+            }
+        }
+        if (methods == null && !injectFields) {
+            return null;
+        }
+        List<AsmVisitorWrapper> wrappers = new ArrayList<AsmVisitorWrapper>(2);
+        if (injectFields) {
+            wrappers.add(new FieldInjection(fields));
+        }
+        if (methods != null) {
+            wrappers.add(methods);
+        }
+        AsmVisitorWrapper wrapper = new AsmVisitorWrapper.Compound(wrappers);
+        int writerFlags = wrapper.mergeWriter(AsmVisitorWrapper.NO_FLAGS);
+        int readerFlags = wrapper.mergeReader(AsmVisitorWrapper.NO_FLAGS);
+        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassWriter writer = ClassWriterStrategy.Default.CONSTANT_POOL_RETAINING.resolve(writerFlags, pool, reader);
+        reader.accept(new Decorator(writer, type, pool, wrapper, writerFlags, readerFlags), readerFlags);
+        if (AgentLog.isDebug()) {
+            AgentLog.debug("instrumented " + name);
+        }
+        return writer.toByteArray();
+    }
+
+    private static boolean declaresFieldOwner(Class<?> type) {
+        for (Class<?> declared : type.getInterfaces()) {
+            if (declared == FieldOwner.class) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Wraps the writer once the class file's version is known, as ByteBuddy's own decoration does. */
+    private static final class Decorator extends ClassVisitor {
+        private final TypeDescription type;
+        private final TypePool pool;
+        private final AsmVisitorWrapper wrapper;
+        private final int writerFlags;
+        private final int readerFlags;
+
+        Decorator(ClassVisitor writer, TypeDescription type, TypePool pool, AsmVisitorWrapper wrapper,
+                  int writerFlags, int readerFlags) {
+            super(OpenedClassReader.ASM_API, writer);
+            this.type = type;
+            this.pool = pool;
+            this.wrapper = wrapper;
+            this.writerFlags = writerFlags;
+            this.readerFlags = readerFlags;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            ClassFileVersion classFileVersion = ClassFileVersion.ofMinorMajor(version);
+            Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
+                    NO_AUXILIARY_TYPES, TypeInitializer.None.INSTANCE, classFileVersion, classFileVersion);
+            cv = wrapper.wrap(type, cv, context, pool, type.getDeclaredFields(), type.getDeclaredMethods(),
+                    writerFlags, readerFlags);
+            super.visit(version, access, name, signature, superName, interfaces);
+        }
+    }
+}

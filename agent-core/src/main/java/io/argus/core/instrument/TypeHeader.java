@@ -1,0 +1,105 @@
+package io.argus.core.instrument;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+
+/**
+ * The part of a class file that says where a class sits in the hierarchy: its access flags, its super
+ * class and its interfaces, as internal names. Read by skipping the constant pool, with no bytecode
+ * library: the engine asks this of every class a hierarchy probe's name hint lets through, and of
+ * their super types, before it lets ByteBuddy parse anything.
+ */
+final class TypeHeader {
+
+    private static final int ACC_INTERFACE = 0x0200;
+    private static final String[] NONE = new String[0];
+
+    final int access;
+    /** Null for {@code java/lang/Object} and for module descriptors. */
+    final String superName;
+    final String[] interfaces;
+
+    private TypeHeader(int access, String superName, String[] interfaces) {
+        this.access = access;
+        this.superName = superName;
+        this.interfaces = interfaces;
+    }
+
+    boolean isInterface() {
+        return (access & ACC_INTERFACE) != 0;
+    }
+
+    /** The header of {@code classFile}, or null when the bytes are not a class file this reader understands. */
+    static TypeHeader read(byte[] classFile) {
+        try {
+            return parse(classFile);
+        } catch (RuntimeException e) {
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static TypeHeader parse(byte[] b) throws IOException {
+        if (b == null || b.length < 10 || u4(b, 0) != 0xCAFEBABE) {
+            return null;
+        }
+        int count = u2(b, 8);
+        int[] offsets = new int[count];
+        int p = 10;
+        for (int i = 1; i < count; i++) {
+            offsets[i] = p;
+            int tag = b[p] & 0xFF;
+            switch (tag) {
+                case 1: // Utf8
+                    p += 3 + u2(b, p + 1);
+                    break;
+                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: // 4-byte entries
+                    p += 5;
+                    break;
+                case 5: case 6: // Long, Double: two slots
+                    p += 9;
+                    i++;
+                    break;
+                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
+                    p += 3;
+                    break;
+                case 15: // MethodHandle
+                    p += 4;
+                    break;
+                default:
+                    return null;
+            }
+        }
+        int access = u2(b, p);
+        int superIndex = u2(b, p + 4);
+        int interfaceCount = u2(b, p + 6);
+        String[] interfaces = interfaceCount == 0 ? NONE : new String[interfaceCount];
+        for (int i = 0; i < interfaceCount; i++) {
+            interfaces[i] = className(b, offsets, u2(b, p + 8 + 2 * i));
+        }
+        return new TypeHeader(access, superIndex == 0 ? null : className(b, offsets, superIndex), interfaces);
+    }
+
+    private static String className(byte[] b, int[] offsets, int classIndex) throws IOException {
+        int classEntry = offsets[classIndex];
+        if ((b[classEntry] & 0xFF) != 7) {
+            throw new IOException("not a class entry");
+        }
+        int utf8 = offsets[u2(b, classEntry + 1)];
+        if ((b[utf8] & 0xFF) != 1) {
+            throw new IOException("not a utf8 entry");
+        }
+        int length = u2(b, utf8 + 1);
+        return new DataInputStream(new ByteArrayInputStream(b, utf8 + 1, length + 2)).readUTF();
+    }
+
+    private static int u2(byte[] b, int p) {
+        return ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
+    }
+
+    private static int u4(byte[] b, int p) {
+        return (u2(b, p) << 16) | u2(b, p + 2);
+    }
+}
