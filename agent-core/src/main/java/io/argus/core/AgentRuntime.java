@@ -77,6 +77,16 @@ public final class AgentRuntime {
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(fieldDeclarations);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader);
+        tracer.onFirstTrace(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    engine.applyWhenTracingProbes();
+                } catch (Throwable t) {
+                    AgentLog.error("the probes that wait for the first trace could not be applied", t);
+                }
+            }
+        });
         exporter.addGaugeSource(new GaugeSource() {
             @Override
             public void sample(GaugeSink sink) {

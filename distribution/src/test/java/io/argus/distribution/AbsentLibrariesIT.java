@@ -23,11 +23,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The full agent (every plugin of the distribution) on an application that has none of the
- * instrumented libraries: the only classes transformed are the JDK classes the executors plugin
- * targets, and the only classes that get past the name check are those plus the application's two
- * classes whose names match the jdbc plugin's name hints (their class file headers then show they
- * implement no JDBC type, and ByteBuddy never parses them). Every other library plugin costs a name
- * check per loaded class and nothing more.
+ * instrumented libraries. At 0% sampling nothing is transformed at all: the executors plugin's JDK
+ * classes wait for the first trace, and the only classes that get past the name check are the
+ * application's two whose names match the jdbc plugin's name hints (their class file headers then
+ * show they implement no JDBC type, and ByteBuddy never parses them). Every other library plugin costs
+ * a name check per loaded class and nothing more. Once a trace begins (a traced method here), the
+ * executors' JDK classes are retransformed on that thread before it goes on.
  */
 class AbsentLibrariesIT {
 
@@ -43,44 +44,34 @@ class AbsentLibrariesIT {
         return Paths.get(System.getProperty("argus.home")).getParent().resolve("test-classes").toString();
     }
 
+    private static AgentApp.Builder app(String logName) {
+        AgentApp.Builder builder = AgentApp.builder(NoLibrariesApp.class.getName())
+                .classpath(testClasses())
+                .agent("argus.log.level", "debug")
+                .jvmArg("-Dstay.ms=60000");
+        String logs = System.getProperty("argus.test.logs");
+        if (logs != null) {
+            builder.logTo(Paths.get(logs, logName + ".log"));
+        }
+        return builder;
+    }
+
     @Test
-    void onlyTheJdkClassesOfTheExecutorsPluginAreTransformed() throws Exception {
+    void atZeroPercentNothingIsTransformedAndOnlyTheLookalikesPassTheNameCheck() throws Exception {
         Path plugins = AgentApp.agentDir().resolve("plugins");
         try (var jars = Files.list(plugins)) {
             assertThat(jars.map(p -> p.getFileName().toString()).toList())
                     .contains("argus-plugin-jdbc.jar", "argus-plugin-executors.jar", "argus-plugin-jetty.jar");
         }
-        AgentApp.Builder builder = AgentApp.builder(NoLibrariesApp.class.getName())
-                .classpath(testClasses())
-                .samplingRate(0)
-                .agent("argus.log.level", "debug")
-                .jvmArg("-Dstay.ms=60000");
-        String logs = System.getProperty("argus.test.logs");
-        if (logs != null) {
-            builder.logTo(Paths.get(logs, "absent-libraries.log"));
-        }
         try (TestCollector collector = TestCollector.start();
-             AgentApp app = builder.service("absent-libraries").collector(collector.ingestPort()).start()) {
+             AgentApp app = app("absent-libraries").samplingRate(0).service("absent-libraries")
+                     .collector(collector.ingestPort()).start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
-            // JDK classes loaded before the engine was ready are retransformed by the start-up thread,
-            // which may still be at it when the application is done
-            for (String expected : List.of("java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.FutureTask",
-                    "java.lang.Thread")) {
-                app.awaitLine("\\[argus] DEBUG instrumented " + Pattern.quote(expected) + "$", Duration.ofSeconds(60));
-            }
             List<String> lines = app.lines();
-            Set<String> instrumented = matches(lines, INSTRUMENTED);
-            Set<String> examined = matches(lines, EXAMINED);
-
-            assertThat(instrumented).as("classes the agent transformed").isSubsetOf(EXECUTORS_TARGETS)
-                    .contains("java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.FutureTask",
-                            "java.lang.Thread");
-            Set<String> allowed = new TreeSet<>(EXECUTORS_TARGETS);
-            allowed.add(LookalikeStatement.class.getName());
-            allowed.add(LookalikeConnection.class.getName());
-            assertThat(examined).as("classes past the name check at all").isSubsetOf(allowed)
+            assertThat(matches(lines, INSTRUMENTED)).as("classes the agent transformed").isEmpty();
+            assertThat(matches(lines, EXAMINED)).as("classes past the name check at all")
                     .as("the lookalikes reach the hierarchy check (and fail it)")
-                    .contains(LookalikeStatement.class.getName(), LookalikeConnection.class.getName());
+                    .containsExactlyInAnyOrder(LookalikeStatement.class.getName(), LookalikeConnection.class.getName());
 
             CollectorClient api = collector.client();
             JsonNode gauges = CollectorClient.await("the agent's gauges", Duration.ofSeconds(30),
@@ -88,9 +79,46 @@ class AbsentLibrariesIT {
                     m -> m.path("instances").size() == 1
                             && m.path("instances").get(0).path("latest").has("agent.classes.transformed"))
                     .path("instances").get(0).path("latest");
-            assertThat(gauges.path("agent.classes.transformed").asLong()).isEqualTo(instrumented.size());
+            assertThat(gauges.path("agent.classes.transformed").asLong()).isZero();
             assertThat(gauges.path("agent.advice.errors").asLong()).isZero();
         }
+    }
+
+    @Test
+    void theFirstTraceAppliesTheExecutorsProbesBeforeItGoesOn() throws Exception {
+        try (TestCollector collector = TestCollector.start();
+             AgentApp app = app("absent-libraries-traced").samplingRate(100).service("absent-libraries-traced")
+                     .agent("argus.trace.methods", NoLibrariesApp.class.getName() + "#work")
+                     .collector(collector.ingestPort()).start()) {
+            app.awaitLine("^DONE$", Duration.ofSeconds(60));
+            List<String> lines = app.lines();
+            Set<String> instrumented = matches(lines, INSTRUMENTED);
+            assertThat(instrumented).as("classes the agent transformed")
+                    .contains(NoLibrariesApp.class.getName(), "java.util.concurrent.ThreadPoolExecutor",
+                            "java.util.concurrent.FutureTask", "java.lang.Thread");
+            Set<String> allowed = new TreeSet<>(EXECUTORS_TARGETS);
+            allowed.add(NoLibrariesApp.class.getName());
+            assertThat(instrumented).isSubsetOf(allowed);
+            int applied = indexOf(lines, "[argus] DEBUG first trace: ");
+            int workDone = indexOf(lines, "DONE");
+            assertThat(applied).as("the executors' probes applied on the first trace's thread").isNotNegative()
+                    .isLessThan(workDone);
+            assertThat(lines.get(applied)).contains("on main");
+
+            CollectorClient api = collector.client();
+            JsonNode traces = CollectorClient.await("the traced method", Duration.ofSeconds(30),
+                    () -> api.traces("absent-libraries-traced", 5), t -> t.size() == 1);
+            assertThat(traces.get(0).path("rootName").asText()).contains("work");
+        }
+    }
+
+    private static int indexOf(List<String> lines, String prefix) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static Set<String> matches(List<String> lines, Pattern pattern) {

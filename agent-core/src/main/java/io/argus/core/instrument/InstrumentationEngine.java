@@ -26,15 +26,19 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InstrumentationEngine {
 
     private final List<TypeProbe> probes;
+    /** The probes applied only once tracing begins ({@link TypeProbe#whenTracing}); cleared when they are. */
+    private final List<TypeProbe> whenTracing = new ArrayList<TypeProbe>();
     private final Map<String, FieldRegistry.OwnerFields> owners;
     /** Internal names of the owner classes, which get fields as they load. */
     private final Set<String> ownerNames = new HashSet<String>();
     private final ReentryGuard reentry = new ReentryGuard();
     private final ClassLoader agentLoader;
-    private final ProbeIndex index;
+    /** The probes in force: those applied from the start, then every probe once tracing begins. */
+    private volatile ProbeIndex index;
     private final AtomicLong transformedClasses = new AtomicLong();
     private final EngineTimings timings = new EngineTimings();
     private volatile AdviceWeaver weaver;
+    private Instrumentation instrumentation;
 
     public InstrumentationEngine(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners,
                                  ClassLoader agentLoader) {
@@ -44,21 +48,26 @@ public final class InstrumentationEngine {
             ownerNames.add(owner.replace('.', '/'));
         }
         this.agentLoader = agentLoader;
-        this.index = new ProbeIndex(this.probes);
+        List<TypeProbe> fromStart = new ArrayList<TypeProbe>();
+        for (TypeProbe probe : this.probes) {
+            (probe.isWhenTracing() ? whenTracing : fromStart).add(probe);
+        }
+        this.index = new ProbeIndex(fromStart);
     }
 
     /**
      * Makes the weaver, registers the transformer, then retransforms the probed classes that loaded
      * before: all on the calling thread, which returns when they are done.
      */
-    public void start(Instrumentation inst) {
+    public synchronized void start(Instrumentation inst) {
         if (probes.isEmpty() && owners.isEmpty()) {
             return;
         }
+        instrumentation = inst;
         long t0 = System.nanoTime();
         long cpu0 = threadCpuNanos();
         try {
-            ModuleReads.openJdkTargetsToBridge(inst, index.exactNames());
+            ModuleReads.openJdkTargetsToBridge(inst, new ProbeIndex(probes).exactNames());
             weaver = new AdviceWeaver(probes, owners, agentLoader, new HelperInjector(agentLoader, inst));
         } catch (Throwable t) {
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
@@ -67,10 +76,31 @@ public final class InstrumentationEngine {
         // the transformer first, then the scan: a class defining in between is seen by one or both
         inst.addTransformer(new PrefilterTransformer(), true);
         timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
-        retransform(inst, loadedCandidates(inst));
+        retransform(inst, loadedCandidates(inst, index));
         timings.startThreadDone(threadCpuNanos() - cpu0);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + timings.describe());
+        }
+    }
+
+    /**
+     * Puts the {@link TypeProbe#whenTracing} probes in force: the index takes them, and the loaded classes
+     * they apply to are retransformed on the calling thread (the one starting the first trace), which
+     * returns when they are done. Once only; a no-op before {@link #start} or without such probes.
+     */
+    public synchronized void applyWhenTracingProbes() {
+        if (whenTracing.isEmpty() || weaver == null) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        ProbeIndex added = new ProbeIndex(whenTracing);
+        whenTracing.clear();
+        index = new ProbeIndex(probes);
+        List<Class<?>> loaded = loadedCandidates(instrumentation, added);
+        retransform(instrumentation, loaded);
+        if (AgentLog.isDebug()) {
+            AgentLog.debug("first trace: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
     }
 
@@ -91,8 +121,8 @@ public final class InstrumentationEngine {
         return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
     }
 
-    /** Loaded classes that a probe applies to. */
-    private List<Class<?>> loadedCandidates(Instrumentation inst) {
+    /** Loaded classes that a probe of {@code index} applies to. */
+    private List<Class<?>> loadedCandidates(Instrumentation inst, ProbeIndex index) {
         List<Class<?>> candidates = new ArrayList<Class<?>>();
         if (!inst.isRetransformClassesSupported()) {
             return candidates;
@@ -121,8 +151,9 @@ public final class InstrumentationEngine {
         @Override
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+            ProbeIndex inForce = index;
             if (loader == agentLoader || className == null
-                    || !(index.isCandidate(loader, className) || ownerNames.contains(className))
+                    || !(inForce.isCandidate(loader, className) || ownerNames.contains(className))
                     || reentry.isInside()) {
                 return null;
             }
@@ -130,8 +161,8 @@ public final class InstrumentationEngine {
             reentry.enter();
             long t0 = System.nanoTime();
             try {
-                List<TypeProbe> applicable = firstLoad ? index.probesFor(loader, className, classfileBuffer)
-                        : index.probesFor(classBeingRedefined);
+                List<TypeProbe> applicable = firstLoad ? inForce.probesFor(loader, className, classfileBuffer)
+                        : inForce.probesFor(classBeingRedefined);
                 byte[] woven = weaver.weave(loader, className, classBeingRedefined, protectionDomain, classfileBuffer,
                         applicable);
                 if (woven != null) {

@@ -16,6 +16,7 @@ public final class TypeProbe {
     private final String[] nameHints;
     private final List<MethodAdvice> advice = new ArrayList<MethodAdvice>();
     private final List<String> helpers = new ArrayList<String>();
+    private boolean whenTracing;
 
     TypeProbe(String pluginName, String typeName, boolean hierarchy) {
         this(pluginName, typeName, hierarchy, null);
@@ -55,6 +56,23 @@ public final class TypeProbe {
             }
         }
         return this;
+    }
+
+    /**
+     * Applies this probe only once the agent records its first trace (a sampled request, or one a
+     * sampled caller propagated): until then its classes stay as they are. For advice that only carries
+     * a trace context along (executors, threads), which has nothing to do while nothing is traced: at 0%
+     * sampling such probes cost nothing, not even their classes' retransformation at start-up. The
+     * thread that starts the first trace applies them before it goes on, so the work it hands over is
+     * already followed.
+     */
+    public TypeProbe whenTracing() {
+        whenTracing = true;
+        return this;
+    }
+
+    public boolean isWhenTracing() {
+        return whenTracing;
     }
 
     /** The helper classes, in definition order; empty for most probes. */

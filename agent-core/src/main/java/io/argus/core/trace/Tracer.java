@@ -15,6 +15,9 @@ public final class Tracer {
     private final SpanSink sink;
     /** False: the sampler decides every server request; callers' ids are joined, their decisions ignored. */
     private final boolean honorInboundSampling;
+    /** Set once the first trace has begun, and what that first trace runs before it goes on. */
+    private volatile boolean tracing;
+    private volatile Runnable onFirstTrace;
 
     public Tracer(Sampler sampler, SpanSink sink) {
         this(sampler, sink, true);
@@ -24,6 +27,35 @@ public final class Tracer {
         this.sampler = sampler;
         this.sink = sink;
         this.honorInboundSampling = honorInboundSampling;
+    }
+
+    /**
+     * Runs {@code action} on the thread that starts the first trace, before the trace goes on; threads
+     * that start traces meanwhile wait for it. Read on the traced path only.
+     */
+    public void onFirstTrace(Runnable action) {
+        onFirstTrace = action;
+    }
+
+    /** Called with every new root (a sampled request, or one joined to a sampled caller). */
+    private void rootStarted() {
+        if (!tracing) {
+            firstTrace();
+        }
+    }
+
+    private synchronized void firstTrace() {
+        if (tracing) {
+            return;
+        }
+        Runnable action = onFirstTrace;
+        try {
+            if (action != null) {
+                action.run();
+            }
+        } finally {
+            tracing = true;
+        }
     }
 
     /** This thread's context; null when it was never given one (reading it then allocates nothing). */
@@ -81,6 +113,7 @@ public final class Tracer {
         span.spanId = TraceIds.randomNonZero();
         span.method = method;
         span.target = path;
+        rootStarted();
         begin(span, startNanos);
         makeCurrent(span, thread != null ? thread : context());
         return span;
@@ -136,6 +169,7 @@ public final class Tracer {
             span = new RecordedSpan(RecordedSpan.KIND_INTERNAL);
             newTrace(span);
             span.spanId = TraceIds.randomNonZero();
+            rootStarted();
         } else {
             return null;
         }

@@ -16,6 +16,43 @@ class TracerTest {
     }
 
     @Test
+    void theFirstTraceRunsItsActionOnceOnItsOwnThreadBeforeTheSpanIsReturned() throws Exception {
+        Tracer tracer = tracer(0);
+        List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch inAction = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        tracer.onFirstTrace(() -> {
+            ran.add(Thread.currentThread().getName());
+            inAction.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(tracer.startServer("GET", "/a", null, null, null)).as("not sampled at 0%").isNull();
+        assertThat(tracer.startServer("GET", "/a", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", null,
+                null)).as("an unsampled caller").isNull();
+        assertThat(ran).as("nothing traced yet").isEmpty();
+
+        List<RecordedSpan> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread first = new Thread(() -> started.add(tracer.startServer("GET", "/a",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", null, null)), "first-traced");
+        first.start();
+        inAction.await();
+        Thread second = new Thread(() -> started.add(tracer.startServer("GET", "/b",
+                "00-4bf92f3577b34da6a3ce929d0e0e4737-00f067aa0ba902b8-01", null, null)), "second-traced");
+        second.start();
+        second.join(200);
+        assertThat(started).as("a trace started meanwhile waits for the first one's action").isEmpty();
+        release.countDown();
+        first.join();
+        second.join();
+        assertThat(started).hasSize(2).doesNotContainNull();
+        assertThat(ran).containsExactly("first-traced");
+    }
+
+    @Test
     void sampledParentIsHonouredAtZeroPercent() {
         Tracer tracer = tracer(0);
         RecordedSpan server = tracer.startServer("GET", "/a",

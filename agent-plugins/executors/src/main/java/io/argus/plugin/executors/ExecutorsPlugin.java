@@ -40,6 +40,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       on the virtual thread; the scheduler's own submissions (a virtual thread's continuation
  *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
+ * Every probe waits for the first trace ({@code whenTracing}): until a request is traced there is no
+ * context to carry, so at 0% sampling the JDK's classes are left as they are and cost nothing.
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
@@ -69,16 +71,16 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         probes.field(FORK_JOIN_TASK, TraceContext.CARRIED_FIELD);
-        probes.type(THREAD_POOL)
+        probes.type(THREAD_POOL).whenTracing()
                 .advise(named("execute").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolExecuteAdvice")
                 .advise(named("remove").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolRemoveAdvice")
                 .advise(named("shutdownNow").and(takesArguments(0)), ADVICE + "PoolShutdownNowAdvice")
                 .advise(named("runWorker").and(takesArguments(1)), ADVICE + "WorkerStartAdvice");
-        probes.type(FUTURE_TASK)
+        probes.type(FUTURE_TASK).whenTracing()
                 .advise(isConstructor().and(takesArgumentsNamed("java.util.concurrent.Callable")), ADVICE + "FutureTaskCallableAdvice")
                 .advise(isConstructor().and(takesArgumentsNamed("java.lang.Runnable", "java.lang.Object")),
                         ADVICE + "FutureTaskRunnableAdvice");
-        probes.type(FORK_JOIN_POOL)
+        probes.type(FORK_JOIN_POOL).whenTracing()
                 .advise(isPublic().and(named("execute").or(named("submit"))).and(takesArgumentNamed(0, "java.lang.Runnable")),
                         ADVICE + "ForkJoinRunnableAdvice")
                 .advise(isPublic().and(named("submit")).and(takesArgumentsNamed("java.util.concurrent.Callable")),
@@ -87,12 +89,12 @@ public final class ExecutorsPlugin implements ArgusPlugin {
                                 .or(named("externalSubmit")).or(named("lazySubmit")))
                                 .and(takesArguments(1)).and(takesArgument(0, named(FORK_JOIN_TASK))),
                         ADVICE + "ForkJoinTaskSubmitAdvice");
-        probes.type(FORK_JOIN_TASK)
+        probes.type(FORK_JOIN_TASK).whenTracing()
                 .advise(named("fork").and(takesArguments(0)), ADVICE + "ForkAdvice")
                 .advise(named("doExec").and(takesArguments(0)), ADVICE + "DoExecAdvice");
         if (probes.settings().config.getBoolean("argus.plugin.executors.threads", true)) {
             probes.field(THREAD, TraceContext.CARRIED_FIELD);
-            probes.type(THREAD)
+            probes.type(THREAD).whenTracing()
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")
                     .advise(named("run").and(takesArguments(0)), ADVICE + "ThreadRunAdvice");
         }
@@ -100,7 +102,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         // builder, Executors.newVirtualThreadPerTaskExecutor and StructuredTaskScope.fork reach;
         // run(Runnable) runs the task on the virtual thread itself (JDK 21 and 25), never on its carrier.
         // The class loads at startup, so the context is kept in the field's map, as for Thread.
-        probes.type(VIRTUAL_THREAD)
+        probes.type(VIRTUAL_THREAD).whenTracing()
                 .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
                 .advise(named("run").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "ThreadRunAdvice");
     }
