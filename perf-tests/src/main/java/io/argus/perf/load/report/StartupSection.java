@@ -28,7 +28,7 @@ final class StartupSection implements Section<RunResults> {
             head.add(svc + " ready ms");
             head.add(svc + " Started @ms");
         }
-        head.addAll(List.of("Total ready ms (median)", "95% CI", "Total Started @ms", "Argus init ms"));
+        head.addAll(List.of("Total ready ms (median)", "95% CI", "Total Started @ms", "Argus up ms"));
         md.row(head.toArray(String[]::new));
         md.sep(head.size());
         for (ScenarioResult s : r.scenarios) {
@@ -61,6 +61,10 @@ final class StartupSection implements Section<RunResults> {
                     : Fmt.num(Stats.median(init.stream().mapToDouble(Double::doubleValue).toArray()), 0));
             md.row(cells.toArray(String[]::new));
         }
+        md.line("");
+        md.line("Argus up ms: from premain to the agent's start line, median over processes: by then it waited for a"
+                + " spare core, loaded its plugins and put in its probes. The harness waits for that line before it"
+                + " launches the next process, so one agent's start-up never lands in another process's.");
         md.line("");
         perProcess(r, md, "Started @ms per process (median; the seed's layout: one row per process, one column per scenario)",
                 p -> p.startedLogMs == null ? null : p.startedLogMs.doubleValue(), services);
