@@ -17,6 +17,8 @@ import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.InstrumentationEngine;
+import io.argus.core.instrument.OwnerFieldsTransformer;
+import io.argus.core.state.FieldManifest;
 import io.argus.core.metrics.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.ArgusPlugin;
@@ -28,29 +30,58 @@ import io.argus.core.trace.Tracer;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sets up the agent inside its isolated class loader, on the start-up thread ({@link AgentStartup}):
- * recorders into the bridge, the exporter, the plugins, then the instrumentation engine.
+ * first the owner classes' fields, then (once there is a spare core) recorders into the bridge, the
+ * exporter, the plugins and the instrumentation engine.
  */
 public final class AgentRuntime {
 
     private static final long SHUTDOWN_FLUSH_MILLIS = 2000;
 
-    private AgentRuntime() {
+    private final Instrumentation inst;
+    private final ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
+    private final AgentCounters counters = new AgentCounters();
+    private final FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
+    /** Class definitions the agent changed (fields, advice or both), each once. */
+    private final AtomicLong transformedClasses = new AtomicLong();
+    private final List<FieldDeclaration> manifestFields;
+    private final OwnerFieldsTransformer ownerFields;
+
+    /**
+     * The part that must not wait: the owner classes' fields, from the plugins' manifests, so that a
+     * class that loads before the agent is up still gets them. The bridge must be defined.
+     */
+    AgentRuntime(Instrumentation inst, AgentSettings settings) {
+        this.inst = inst;
+        final AgentSettings pluginSettings = settings;
+        TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
+        manifestFields = FieldManifest.read(agentLoader, new FieldManifest.PluginFilter() {
+            @Override
+            public boolean enabled(String pluginName) {
+                return pluginSettings.pluginEnabled(pluginName);
+            }
+        });
+        fields.declare(manifestFields);
+        ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, fields.owners(), transformedClasses);
     }
 
     /**
      * @param threadLauncher starts the agent's long-lived threads, at the application's priority
      */
-    static void start(Instrumentation inst, AgentSettings settings, long startNanos, Executor threadLauncher) {
+    void start(AgentSettings settings, long startNanos, Executor threadLauncher) {
         String version = version();
-        AgentCounters counters = new AgentCounters();
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
         if (settings.blockWhenFull) {
             AgentLog.warn("argus.exporter.blockWhenFull=true: application threads wait for room in the span queue"
@@ -68,15 +99,12 @@ public final class AgentRuntime {
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);
 
-        ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
         List<String> started = new ArrayList<String>();
         List<TypeProbe> probes = new ArrayList<TypeProbe>();
         List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
         loadPlugins(settings, agentLoader, exporter, started, probes, fieldDeclarations);
-        FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
-        TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
-        fields.declare(fieldDeclarations);
-        final InstrumentationEngine engine = new InstrumentationEngine(probes, fields.owners(), agentLoader);
+        declarePluginFields(fieldDeclarations);
+        final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
         tracer.onFirstTrace(new Runnable() {
             @Override
             public void run() {
@@ -90,7 +118,7 @@ public final class AgentRuntime {
         exporter.addGaugeSource(new GaugeSource() {
             @Override
             public void sample(GaugeSink sink) {
-                sink.gauge("agent.classes.transformed", engine.transformedClasses());
+                sink.gauge("agent.classes.transformed", transformedClasses.get());
             }
         });
         threadLauncher.execute(new Runnable() {
@@ -115,6 +143,33 @@ public final class AgentRuntime {
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis
                     + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms");
+        }
+    }
+
+    /**
+     * The plugins' own declarations, which their manifests should have listed. One that did not is
+     * reported: its owner classes that loaded meanwhile keep that field in the map.
+     */
+    private void declarePluginFields(List<FieldDeclaration> declared) {
+        Set<FieldDeclaration> listed = new HashSet<FieldDeclaration>(manifestFields);
+        Set<String> knownOwners = new HashSet<String>(fields.owners().keySet());
+        List<FieldDeclaration> unlisted = new ArrayList<FieldDeclaration>();
+        for (FieldDeclaration d : declared) {
+            if (!listed.contains(d)) {
+                unlisted.add(d);
+                AgentLog.warn("field " + d.fieldName() + " on " + d.ownerClassName() + " is missing from its plugin's "
+                        + FieldManifest.RESOURCE + ": classes that loaded before the plugins keep it in the map");
+            }
+        }
+        fields.declare(unlisted);
+        Map<String, FieldRegistry.OwnerFields> newOwners = new HashMap<String, FieldRegistry.OwnerFields>();
+        for (FieldDeclaration d : unlisted) {
+            if (!knownOwners.contains(d.ownerClassName())) {
+                newOwners.put(d.ownerClassName(), fields.owners().get(d.ownerClassName()));
+            }
+        }
+        if (!newOwners.isEmpty()) {
+            ownerFields.add(inst, newOwners);
         }
     }
 

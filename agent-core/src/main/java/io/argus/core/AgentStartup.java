@@ -12,9 +12,10 @@ import java.util.concurrent.Executor;
  * loader. On a normal start the application's main thread reads the configuration, creates two
  * threads and returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
  * engine and the retransformation of the classes that loaded meanwhile) runs on {@code argus-start}.
- * That thread lowers its own priority ({@code argus.startup.niceness}) and first waits, asleep, for a
- * core the application does not need ({@link SpareCpuGate}, at most {@code argus.startup.maxDelay}):
- * on a small machine the application's own start-up goes first. With {@code argus.startup.waitForInstrumentation=true},
+ * That thread lowers its own priority ({@code argus.startup.niceness}), defines the bridge and
+ * registers the owner classes' fields (cheap, and needed before the application's first requests),
+ * then waits, asleep, for a core the application does not need ({@link SpareCpuGate}, at most
+ * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. With {@code argus.startup.waitForInstrumentation=true},
  * and on a late attach, all of it runs on the calling thread, which returns when every probe is in.
  * Must not reference the bridge: it runs before the bridge exists.
  */
@@ -46,12 +47,15 @@ public final class AgentStartup {
             @Override
             public void run() {
                 StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
-                long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
-                if (AgentLog.isDebug()) {
-                    AgentLog.debug("start-up: waited " + waited + " ms for a spare core");
-                }
                 try {
-                    start(inst, bridgeJar, settings, startNanos, launcher);
+                    AgentRuntime runtime = prepare(inst, bridgeJar, settings);
+                    long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
+                    if (AgentLog.isDebug()) {
+                        AgentLog.debug("start-up: waited " + waited + " ms for a spare core");
+                    }
+                    runtime.start(settings, startNanos, launcher);
+                } catch (Throwable t) {
+                    AgentLog.error("agent failed to start, the application runs without it", t);
                 } finally {
                     launcher.close();
                 }
@@ -68,11 +72,16 @@ public final class AgentStartup {
     private static void start(Instrumentation inst, File bridgeJar, AgentSettings settings, long startNanos,
                               Executor threadLauncher) {
         try {
-            BridgeInstaller.install(inst, bridgeJar);
-            AgentRuntime.start(inst, settings, startNanos, threadLauncher);
+            prepare(inst, bridgeJar, settings).start(settings, startNanos, threadLauncher);
         } catch (Throwable t) {
             AgentLog.error("agent failed to start, the application runs without it", t);
         }
+    }
+
+    /** The bridge, then the owner classes' fields: what must be in place before the agent waits. */
+    private static AgentRuntime prepare(Instrumentation inst, File bridgeJar, AgentSettings settings) throws Exception {
+        BridgeInstaller.install(inst, bridgeJar);
+        return new AgentRuntime(inst, settings);
     }
 
     static long threadCpuMillis() {

@@ -1,10 +1,8 @@
 package io.argus.core.instrument;
 
 import io.argus.bridge.AdviceErrors;
-import io.argus.bridge.state.FieldOwner;
 import io.argus.core.AgentLog;
 import io.argus.core.plugin.TypeProbe;
-import io.argus.core.state.FieldRegistry;
 import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
@@ -23,16 +21,15 @@ import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.OpenedClassReader;
 
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.List;
 
 /**
  * Rewrites one class file: inlines the advice of the probes that apply to it (ByteBuddy's
- * {@link Advice} as an ASM visitor) and, for an owner class, adds its fields. Only what inlined
- * advice needs: a type pool per class loader, ASM's reader and writer, and a disabled implementation
- * context (no class format changes beyond the fields). ByteBuddy's {@code AgentBuilder}, its type
+ * {@link Advice} as an ASM visitor). Only what inlined advice needs: a type pool per class loader,
+ * ASM's reader and writer, and a disabled implementation context (no class format changes; an owner
+ * class's fields come from {@link OwnerFieldsTransformer}, which runs first). ByteBuddy's {@code AgentBuilder}, its type
  * matchers, dynamic types and class loading strategies stay unloaded: the engine's own index decides
  * which probes apply before ByteBuddy parses anything.
  */
@@ -41,11 +38,9 @@ final class AdviceWeaver {
     private static final AuxiliaryType.NamingStrategy NO_AUXILIARY_TYPES = new AuxiliaryType.NamingStrategy.Suffixing("argus");
 
     private final Map<TypeProbe, CheckedAdvice> advice = new IdentityHashMap<TypeProbe, CheckedAdvice>();
-    private final Map<String, FieldRegistry.OwnerFields> owners;
     private final TypePools pools;
 
-    AdviceWeaver(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners, ClassLoader agentLoader,
-                 HelperInjector helpers) {
+    AdviceWeaver(List<TypeProbe> probes, ClassLoader agentLoader, HelperInjector helpers) {
         // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
         // touching it makes JDK 24+ print deprecation warnings on the application's console.
         System.setProperty("net.bytebuddy.safe", "true");
@@ -63,24 +58,19 @@ final class AdviceWeaver {
                 advice.put(probe, new CheckedAdvice(probe, advicePool, countErrors, helpers));
             }
         }
-        this.owners = owners;
     }
 
     /**
-     * The rewritten class file, or null to leave the class as it is (no probe selects any of its methods,
-     * and it owns no fields, or gets none on this pass).
+     * The rewritten class file, or null to leave the class as it is (no probe selects any of its methods).
      *
      * @param redefined the class when it is being retransformed, null as it loads
      */
     byte[] weave(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
                  byte[] classFile, List<TypeProbe> probes) {
-        String name = internalName.replace('/', '.');
-        FieldRegistry.OwnerFields fields = owners.get(name);
-        // a loaded class cannot gain fields; one that got them as it loaded must keep them when retransformed
-        boolean injectFields = fields != null && (redefined == null || declaresFieldOwner(redefined));
-        if (probes.isEmpty() && !injectFields) {
+        if (probes.isEmpty()) {
             return null;
         }
+        String name = internalName.replace('/', '.');
         ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, classFile),
                 pools.locator(loader));
         TypePool pool = pools.pool(loader, locator);
@@ -92,17 +82,10 @@ final class AdviceWeaver {
                 methods = checked.addTo(methods, type, loader, domain, pools);
             }
         }
-        if (methods == null && !injectFields) {
+        if (methods == null) {
             return null;
         }
-        List<AsmVisitorWrapper> wrappers = new ArrayList<AsmVisitorWrapper>(2);
-        if (injectFields) {
-            wrappers.add(new FieldInjection(fields));
-        }
-        if (methods != null) {
-            wrappers.add(methods);
-        }
-        AsmVisitorWrapper wrapper = new AsmVisitorWrapper.Compound(wrappers);
+        AsmVisitorWrapper wrapper = methods;
         int writerFlags = wrapper.mergeWriter(AsmVisitorWrapper.NO_FLAGS);
         int readerFlags = wrapper.mergeReader(AsmVisitorWrapper.NO_FLAGS);
         ClassReader reader = OpenedClassReader.of(classFile);
@@ -112,15 +95,6 @@ final class AdviceWeaver {
             AgentLog.debug("instrumented " + name);
         }
         return writer.toByteArray();
-    }
-
-    private static boolean declaresFieldOwner(Class<?> type) {
-        for (Class<?> declared : type.getInterfaces()) {
-            if (declared == FieldOwner.class) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Wraps the writer once the class file's version is known, as ByteBuddy's own decoration does. */

@@ -2,19 +2,15 @@ package io.argus.core.instrument;
 
 import io.argus.core.AgentLog;
 import io.argus.core.state.FieldRegistry;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.field.FieldDescription;
-import net.bytebuddy.description.field.FieldList;
-import net.bytebuddy.description.method.MethodList;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassReader;
 import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.FieldVisitor;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
-import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.OpenedClassReader;
 
-import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -23,11 +19,14 @@ import java.util.Arrays;
  * accessors that pick the field by slot with a switch and answer "absent" for any other slot (so
  * the bridge falls back to its map). Interfaces, and serializable classes that leave their
  * {@code serialVersionUID} to be computed (new members would change it), are left as they are.
+ * Plain ASM: no ByteBuddy type is described, so an owner class that loads before the engine is up
+ * still gets its fields.
  */
-final class FieldInjection implements AsmVisitorWrapper {
+final class FieldInjection {
 
     static final String FIELD_OWNER = "io/argus/bridge/state/FieldOwner";
     private static final String OBJECT = "java/lang/Object";
+    private static final String SERIALIZABLE = "java/io/Serializable";
 
     private final int[] objectSlots;
     private final int[] longSlots;
@@ -37,26 +36,38 @@ final class FieldInjection implements AsmVisitorWrapper {
         this.longSlots = fields.longSlots();
     }
 
-    @Override
-    public int mergeWriter(int flags) {
-        return flags;
-    }
-
-    @Override
-    public int mergeReader(int flags) {
-        return flags;
-    }
-
-    @Override
-    public ClassVisitor wrap(TypeDescription type, ClassVisitor visitor, Implementation.Context context, TypePool pool,
-                             FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods, int writerFlags,
-                             int readerFlags) {
-        if (type.isInterface() || (type.isAssignableTo(Serializable.class)
-                && fields.filter(net.bytebuddy.matcher.ElementMatchers.named("serialVersionUID")).isEmpty())) {
-            AgentLog.debug("no fields added to " + type.getName() + ": an interface, or serializable without serialVersionUID");
-            return visitor;
+    /**
+     * The class file with the fields, or null to leave the class as it is.
+     *
+     * @param superTypes finds whether the class is serializable, from its super types' class files
+     */
+    byte[] inject(ClassLoader loader, String internalName, byte[] classFile, SuperTypeWalk superTypes) {
+        TypeHeader header = TypeHeader.read(classFile);
+        if (header == null || header.isInterface()) {
+            return null;
         }
-        return new Injector(visitor);
+        ClassReader reader = OpenedClassReader.of(classFile);
+        if (superTypes.isConcreteSubtype(loader, internalName, classFile, SERIALIZABLE) && !declaresSerialVersionUid(reader)) {
+            AgentLog.debug("no fields added to " + internalName + ": serializable without serialVersionUID");
+            return null;
+        }
+        ClassWriter writer = new ClassWriter(reader, 0);
+        reader.accept(new Injector(writer), 0);
+        return writer.toByteArray();
+    }
+
+    private static boolean declaresSerialVersionUid(ClassReader reader) {
+        final boolean[] found = {false};
+        reader.accept(new ClassVisitor(OpenedClassReader.ASM_API) {
+            @Override
+            public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+                if (name.equals("serialVersionUID")) {
+                    found[0] = true;
+                }
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return found[0];
     }
 
     private final class Injector extends ClassVisitor {
@@ -65,7 +76,7 @@ final class FieldInjection implements AsmVisitorWrapper {
         private boolean inject = true;
 
         Injector(ClassVisitor next) {
-            super(Opcodes.ASM9, next);
+            super(OpenedClassReader.ASM_API, next);
         }
 
         @Override

@@ -2,16 +2,12 @@ package io.argus.core.instrument;
 
 import io.argus.core.AgentLog;
 import io.argus.core.plugin.TypeProbe;
-import io.argus.core.state.FieldRegistry;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,33 +16,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * left it asks which probes apply, and hands only those classes to the {@link AdviceWeaver}.
  *
  * <p>{@link #start} runs on the agent's start-up thread, after the application has begun: classes
- * that loaded before it are found among the loaded classes and retransformed (they get advice, but no
- * injected fields: a loaded class cannot gain fields, so their state lives in the field map).
+ * that loaded before it are found among the loaded classes and retransformed. Owner classes get their
+ * fields from {@link OwnerFieldsTransformer}, registered before this one and earlier at start-up.
  */
 public final class InstrumentationEngine {
 
     private final List<TypeProbe> probes;
     /** The probes applied only once tracing begins ({@link TypeProbe#whenTracing}); cleared when they are. */
     private final List<TypeProbe> whenTracing = new ArrayList<TypeProbe>();
-    private final Map<String, FieldRegistry.OwnerFields> owners;
-    /** Internal names of the owner classes, which get fields as they load. */
-    private final Set<String> ownerNames = new HashSet<String>();
     private final ReentryGuard reentry = new ReentryGuard();
     private final ClassLoader agentLoader;
     /** The probes in force: those applied from the start, then every probe once tracing begins. */
     private volatile ProbeIndex index;
-    private final AtomicLong transformedClasses = new AtomicLong();
+    /** Shared with the {@link OwnerFieldsTransformer}: each class definition the agent changed, once. */
+    private final AtomicLong transformedClasses;
     private final EngineTimings timings = new EngineTimings();
     private volatile AdviceWeaver weaver;
     private Instrumentation instrumentation;
 
-    public InstrumentationEngine(List<TypeProbe> probes, Map<String, FieldRegistry.OwnerFields> owners,
-                                 ClassLoader agentLoader) {
+    public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AtomicLong transformedClasses) {
         this.probes = new ArrayList<TypeProbe>(probes);
-        this.owners = owners;
-        for (String owner : owners.keySet()) {
-            ownerNames.add(owner.replace('.', '/'));
-        }
+        this.transformedClasses = transformedClasses;
         this.agentLoader = agentLoader;
         List<TypeProbe> fromStart = new ArrayList<TypeProbe>();
         for (TypeProbe probe : this.probes) {
@@ -60,7 +50,7 @@ public final class InstrumentationEngine {
      * before: all on the calling thread, which returns when they are done.
      */
     public synchronized void start(Instrumentation inst) {
-        if (probes.isEmpty() && owners.isEmpty()) {
+        if (probes.isEmpty()) {
             return;
         }
         instrumentation = inst;
@@ -68,7 +58,7 @@ public final class InstrumentationEngine {
         long cpu0 = threadCpuNanos();
         try {
             ModuleReads.openJdkTargetsToBridge(inst, new ProbeIndex(probes).exactNames());
-            weaver = new AdviceWeaver(probes, owners, agentLoader, new HelperInjector(agentLoader, inst));
+            weaver = new AdviceWeaver(probes, agentLoader, new HelperInjector(agentLoader, inst));
         } catch (Throwable t) {
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
             return;
@@ -102,10 +92,6 @@ public final class InstrumentationEngine {
             AgentLog.debug("first trace: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
-    }
-
-    public long transformedClasses() {
-        return transformedClasses.get();
     }
 
     public EngineTimings timings() {
@@ -153,7 +139,7 @@ public final class InstrumentationEngine {
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             ProbeIndex inForce = index;
             if (loader == agentLoader || className == null
-                    || !(inForce.isCandidate(loader, className) || ownerNames.contains(className))
+                    || !inForce.isCandidate(loader, className)
                     || reentry.isInside()) {
                 return null;
             }
@@ -165,8 +151,8 @@ public final class InstrumentationEngine {
                         : inForce.probesFor(classBeingRedefined);
                 byte[] woven = weaver.weave(loader, className, classBeingRedefined, protectionDomain, classfileBuffer,
                         applicable);
-                if (woven != null) {
-                    transformedClasses.incrementAndGet();
+                if (woven != null && !OwnerFieldsTransformer.hasFields(classfileBuffer)) {
+                    transformedClasses.incrementAndGet(); // else the owner transformer counted this one
                 }
                 return woven;
             } catch (Throwable t) {

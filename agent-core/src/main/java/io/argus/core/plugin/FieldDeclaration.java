@@ -7,7 +7,7 @@ public final class FieldDeclaration {
     private final String fieldName;
     private final boolean isLong;
 
-    FieldDeclaration(String ownerClassName, String fieldName, boolean isLong) {
+    public FieldDeclaration(String ownerClassName, String fieldName, boolean isLong) {
         this.ownerClassName = ownerClassName;
         this.fieldName = fieldName;
         this.isLong = isLong;
@@ -23,5 +23,19 @@ public final class FieldDeclaration {
 
     public boolean isLong() {
         return isLong;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (!(other instanceof FieldDeclaration)) {
+            return false;
+        }
+        FieldDeclaration that = (FieldDeclaration) other;
+        return isLong == that.isLong && ownerClassName.equals(that.ownerClassName) && fieldName.equals(that.fieldName);
+    }
+
+    @Override
+    public int hashCode() {
+        return (ownerClassName.hashCode() * 31 + fieldName.hashCode()) * 2 + (isLong ? 1 : 0);
     }
 }

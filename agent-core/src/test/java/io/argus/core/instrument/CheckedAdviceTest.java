@@ -3,13 +3,11 @@ package io.argus.core.instrument;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.Probes;
-import io.argus.core.state.FieldRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Properties;
@@ -72,8 +70,7 @@ class CheckedAdviceTest {
         probes.type(PKG + "Greeter").advise(named("greet"), PKG + "GreetAdvice");
         probes.type(PKG + "Counter").advise(named("next"), PKG + "UnsuppressedAdvice");
         RecordingAgentLoader agentLoader = new RecordingAgentLoader(getClass().getClassLoader());
-        AdviceWeaver weaver = new AdviceWeaver(probes.probes(), Collections.<String, FieldRegistry.OwnerFields>emptyMap(),
-                agentLoader, new HelperInjector(agentLoader, null));
+        AdviceWeaver weaver = new AdviceWeaver(probes.probes(), agentLoader, new HelperInjector(agentLoader, null));
         assertThat(agentLoader.adviceRead).as("no advice class is read at start-up").isEmpty();
 
         TargetLoader app = new TargetLoader();

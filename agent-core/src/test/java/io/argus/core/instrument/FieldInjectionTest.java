@@ -5,14 +5,14 @@ import io.argus.bridge.state.LongField;
 import io.argus.bridge.state.ObjectField;
 import io.argus.core.plugin.Probes;
 import io.argus.core.state.FieldRegistry;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.loading.ByteArrayClassLoader;
-import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import org.junit.jupiter.api.Test;
 
 import java.io.Serializable;
 import java.lang.reflect.Field;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,12 +42,17 @@ class FieldInjectionTest {
         registry.declare(probes.fields());
     }
 
-    private Class<?> inject(Class<?> type) {
-        return new ByteBuddy().decorate(type)
-                .visit(new FieldInjection(registry.owners().get(type.getName())))
-                .make()
-                .load(getClass().getClassLoader(), ClassLoadingStrategy.Default.CHILD_FIRST)
-                .getLoaded();
+    private byte[] injected(Class<?> type) {
+        byte[] original = ClassFiles.read(type.getClassLoader(), ClassFiles.resourceName(type.getName()));
+        byte[] injected = new FieldInjection(registry.owners().get(type.getName()))
+                .inject(type.getClassLoader(), type.getName().replace('.', '/'), original, new SuperTypeWalk());
+        return injected == null ? original : injected;
+    }
+
+    private Class<?> inject(Class<?> type) throws ClassNotFoundException {
+        Map<String, byte[]> types = new HashMap<>();
+        types.put(type.getName(), injected(type));
+        return new ByteArrayClassLoader.ChildFirst(getClass().getClassLoader(), types).loadClass(type.getName());
     }
 
     @Test
@@ -83,9 +88,8 @@ class FieldInjectionTest {
     @Test
     void anUndeclaredSubclassInheritsTheFields() throws Exception {
         // the owner with its fields, and its subclass unchanged, in one loader
-        java.util.Map<String, byte[]> types = new java.util.HashMap<>();
-        types.put(Request.class.getName(), new ByteBuddy().decorate(Request.class)
-                .visit(new FieldInjection(registry.owners().get(Request.class.getName()))).make().getBytes());
+        Map<String, byte[]> types = new HashMap<>();
+        types.put(Request.class.getName(), injected(Request.class));
         types.put(Subrequest.class.getName(),
                 ClassFileLocator.ForClassLoader.read(Subrequest.class));
         ClassLoader loader = new ByteArrayClassLoader.ChildFirst(getClass().getClassLoader(), types);

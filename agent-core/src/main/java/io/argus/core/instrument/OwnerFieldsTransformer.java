@@ -1,0 +1,113 @@
+package io.argus.core.instrument;
+
+import io.argus.bridge.state.FieldOwner;
+import io.argus.core.AgentLog;
+import io.argus.core.state.FieldRegistry;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Gives the plugins' owner classes their fields ({@link FieldInjection}) as they load. Registered
+ * early, before the agent waits for a spare core, from the plugins' field manifests: a class that
+ * loads before the agent is up keeps its per-request state in a real field, not in the map, so even
+ * then an untraced request allocates nothing. Registered before the engine's transformer, it runs
+ * first on a retransformation too, where it adds the same fields again to a class that got them as it
+ * loaded (a retransformation must not change a class's fields) and nothing to one that did not.
+ */
+public final class OwnerFieldsTransformer implements ClassFileTransformer {
+
+    private final ClassLoader agentLoader;
+    private final AtomicLong transformedClasses;
+    private final SuperTypeWalk superTypes = new SuperTypeWalk();
+    /** By internal name; replaced, never changed, when owners are added. */
+    private volatile Map<String, FieldInjection> injections = new HashMap<String, FieldInjection>();
+
+    private OwnerFieldsTransformer(ClassLoader agentLoader, AtomicLong transformedClasses) {
+        this.agentLoader = agentLoader;
+        this.transformedClasses = transformedClasses;
+    }
+
+    /** Registers the transformer for {@code owners}; JDK owner classes' modules are made to read the bridge first. */
+    /** @param transformedClasses counts the classes it adds fields to */
+    public static OwnerFieldsTransformer install(Instrumentation inst, ClassLoader agentLoader,
+                                                 Map<String, FieldRegistry.OwnerFields> owners,
+                                                 AtomicLong transformedClasses) {
+        OwnerFieldsTransformer transformer = new OwnerFieldsTransformer(agentLoader, transformedClasses);
+        transformer.add(inst, owners);
+        inst.addTransformer(transformer, true);
+        return transformer;
+    }
+
+    /** Not registered with the JVM, and without module reads: for unit tests. */
+    static OwnerFieldsTransformer forTest(ClassLoader agentLoader, Map<String, FieldRegistry.OwnerFields> owners) {
+        OwnerFieldsTransformer transformer = new OwnerFieldsTransformer(agentLoader, new AtomicLong());
+        transformer.put(owners);
+        return transformer;
+    }
+
+    /** Adds owners declared after start-up (a plugin whose manifest misses a field); later loads get them. */
+    public synchronized void add(Instrumentation inst, Map<String, FieldRegistry.OwnerFields> owners) {
+        ModuleReads.openJdkTargetsToBridge(inst, owners.keySet());
+        put(owners);
+    }
+
+    private synchronized void put(Map<String, FieldRegistry.OwnerFields> owners) {
+        Map<String, FieldInjection> next = new HashMap<String, FieldInjection>(injections);
+        for (FieldRegistry.OwnerFields owner : owners.values()) {
+            next.put(owner.className().replace('.', '/'), new FieldInjection(owner));
+        }
+        injections = next;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (className == null || loader == agentLoader) {
+            return null;
+        }
+        FieldInjection injection = injections.get(className);
+        if (injection == null || (classBeingRedefined != null && !declaresFieldOwner(classBeingRedefined))) {
+            return null;
+        }
+        try {
+            byte[] injected = injection.inject(loader, className, classfileBuffer, superTypes);
+            if (injected != null) {
+                transformedClasses.incrementAndGet();
+                if (AgentLog.isDebug()) {
+                    AgentLog.debug("fields added to " + className.replace('/', '.'));
+                }
+            }
+            return injected;
+        } catch (Throwable t) {
+            AgentLog.warn("could not add fields to " + className + "; its objects keep their state in the map", t);
+            return null;
+        }
+    }
+
+    /** Whether {@code classFile} implements the bridge's {@code FieldOwner}: this transformer gave it fields. */
+    static boolean hasFields(byte[] classFile) {
+        TypeHeader header = TypeHeader.read(classFile);
+        if (header != null) {
+            for (String declared : header.interfaces) {
+                if (declared.equals(FieldInjection.FIELD_OWNER)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean declaresFieldOwner(Class<?> type) {
+        for (Class<?> declared : type.getInterfaces()) {
+            if (declared == FieldOwner.class) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,95 @@
+package io.argus.core.state;
+
+import io.argus.core.AgentLog;
+import io.argus.core.plugin.FieldDeclaration;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+
+/**
+ * The fields each plugin declares, read from its jar's {@value #RESOURCE} without loading the plugin:
+ * the owner classes get their fields as they load even before the plugins themselves are loaded.
+ * The file holds a {@code plugin <name>} line, then one line per field,
+ * {@code <owner class> <field name> [long]}, as the plugin's {@code Probes.field}/{@code longField}
+ * calls declare them; {@code #} starts a comment. A malformed line is reported and skipped.
+ */
+public final class FieldManifest {
+
+    public static final String RESOURCE = "META-INF/argus/fields";
+
+    /** Says whether a plugin is switched on. */
+    public interface PluginFilter {
+        boolean enabled(String pluginName);
+    }
+
+    private FieldManifest() {
+    }
+
+    /** The declarations of every enabled plugin on {@code loader}'s class path, in class path order. */
+    public static List<FieldDeclaration> read(ClassLoader loader, PluginFilter plugins) {
+        List<FieldDeclaration> declarations = new ArrayList<FieldDeclaration>();
+        try {
+            Enumeration<URL> manifests = loader.getResources(RESOURCE);
+            while (manifests.hasMoreElements()) {
+                URL manifest = manifests.nextElement();
+                try {
+                    declarations.addAll(read(manifest, plugins));
+                } catch (IOException e) {
+                    AgentLog.warn("cannot read " + manifest + "; its plugin's fields live in the map", e);
+                }
+            }
+        } catch (IOException e) {
+            AgentLog.warn("cannot list the plugins' " + RESOURCE + "; their fields live in the map", e);
+        }
+        return declarations;
+    }
+
+    /** The declarations of one manifest; none when its plugin is switched off. */
+    public static List<FieldDeclaration> read(URL manifest, PluginFilter plugins) throws IOException {
+        return parse(manifest.toString(), lines(manifest), plugins);
+    }
+
+    static List<FieldDeclaration> parse(String source, List<String> lines, PluginFilter plugins) {
+        List<FieldDeclaration> declarations = new ArrayList<FieldDeclaration>();
+        String plugin = null;
+        for (String raw : lines) {
+            int hash = raw.indexOf('#');
+            String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] parts = line.split("\\s+");
+            if (parts[0].equals("plugin") && parts.length == 2 && plugin == null) {
+                plugin = parts[1];
+                if (!plugins.enabled(plugin)) {
+                    return declarations;
+                }
+            } else if (plugin != null && (parts.length == 2 || (parts.length == 3 && parts[2].equals("long")))) {
+                declarations.add(new FieldDeclaration(parts[0], parts[1], parts.length == 3));
+            } else {
+                AgentLog.warn(source + ": '" + raw + "' is not " + (plugin == null ? "'plugin <name>'"
+                        : "'<owner class> <field name> [long]'") + "; skipped");
+            }
+        }
+        return declarations;
+    }
+
+    private static List<String> lines(URL manifest) throws IOException {
+        List<String> lines = new ArrayList<String>();
+        BufferedReader in = new BufferedReader(new InputStreamReader(manifest.openStream(), StandardCharsets.UTF_8));
+        try {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lines.add(line);
+            }
+        } finally {
+            in.close();
+        }
+        return lines;
+    }
+}
