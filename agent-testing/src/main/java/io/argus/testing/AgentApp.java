@@ -143,6 +143,18 @@ public final class AgentApp implements AutoCloseable {
         }
     }
 
+    /** The index of the first line printed so far that starts with {@code prefix}, or -1. */
+    public int indexOfLineStartingWith(String prefix) {
+        synchronized (lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith(prefix)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
     public List<String> lines() {
         synchronized (lines) {
             return new ArrayList<>(lines);

@@ -103,8 +103,8 @@ class AbsentLibrariesIT {
             Set<String> allowed = new TreeSet<>(EXECUTORS_TARGETS);
             allowed.add(NoLibrariesApp.class.getName());
             assertThat(instrumented).isSubsetOf(allowed);
-            int applied = indexOf(lines, "[argus] DEBUG first trace: ");
-            int workDone = indexOf(lines, "DONE");
+            int applied = app.indexOfLineStartingWith("[argus] DEBUG first trace: ");
+            int workDone = app.indexOfLineStartingWith("DONE");
             assertThat(applied).as("the executors' probes applied on the first trace's thread").isNotNegative()
                     .isLessThan(workDone);
             assertThat(lines.get(applied)).contains("on main");
@@ -114,15 +114,6 @@ class AbsentLibrariesIT {
                     () -> api.traces("absent-libraries-traced", 5), t -> t.size() == 1);
             assertThat(traces.get(0).path("rootName").asText()).contains("work");
         }
-    }
-
-    private static int indexOf(List<String> lines, String prefix) {
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith(prefix)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static Set<String> matches(List<String> lines, Pattern pattern) {

@@ -6,7 +6,6 @@ import io.argus.testing.TestCollector;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,9 +24,8 @@ class DeferredInstrumentationIT {
                              .agent("argus.startup.waitForInstrumentation", "false")
                              .agent("argus.log.level", "debug"))) {
             cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));
-            List<String> lines = cluster.front.lines();
-            int premainDone = indexOf(lines, "[argus] DEBUG start-up: premain took ");
-            int agentStarted = indexOf(lines, "[argus] Argus ");
+            int premainDone = cluster.front.indexOfLineStartingWith("[argus] DEBUG start-up: premain took ");
+            int agentStarted = cluster.front.indexOfLineStartingWith("[argus] Argus ");
             assertThat(premainDone).as("premain's own line").isNotNegative();
             assertThat(premainDone).as("premain returned before the agent's start-up thread was done")
                     .isLessThan(agentStarted);
@@ -41,14 +39,5 @@ class DeferredInstrumentationIT {
                     }, t -> t.size() > 0 && t.get(0).path("spanCount").asInt() == 3);
             assertThat(traces.get(0).path("rootName").asText()).isEqualTo("GET /front/call");
         }
-    }
-
-    private static int indexOf(List<String> lines, String prefix) {
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).startsWith(prefix)) {
-                return i;
-            }
-        }
-        return -1;
     }
 }
