@@ -118,9 +118,12 @@ public class RunResults {
         public Double cpuMsAtReady;
         /** Classes the JVM had loaded when the process became ready, CDS-shared ones included (its hsperfdata counters); null where unpublished. */
         public Long classesAtReady;
+        /** Argus only: the same two figures once the agent printed its start line (it starts after the application). */
+        public Double cpuMsAtAgentUp;
+        public Long classesAtAgentUp;
         /** The agent's own start-up line, if it printed one. */
         public String agentLine;
-        /** Argus only: 'started in N ms' from the agent's line. */
+        /** Argus only: 'started in N ms' from the agent's line: from premain until the agent was up. */
         public Long agentInitMs;
         public String log;
     }

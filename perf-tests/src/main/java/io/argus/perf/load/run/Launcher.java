@@ -107,7 +107,11 @@ public final class Launcher {
                 p.awaitMatch("started", 5000);
                 if (runsArgus(cmd)) {
                     // the agent starts on a thread of its own and says so once its engine is in
-                    p.awaitMatch("argus", ARGUS_LINE_WAIT_MILLIS);
+                    if (p.awaitMatch("argus", ARGUS_LINE_WAIT_MILLIS) != null) {
+                        double cpuAtAgentUp = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
+                        s.cpuMsAtAgentUp = cpuAtAgentUp < 0 ? null : cpuAtAgentUp;
+                        s.classesAtAgentUp = HotSpotCounters.allLoadedClasses(p.pid());
+                    }
                 }
                 s.startedLogMs = p.matchedNumber("started");
                 s.agentLine = p.match("argus") != null ? p.match("argus") : p.match("agent");
