@@ -7,7 +7,9 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -57,7 +59,7 @@ public final class InstrumentationEngine {
         long t0 = System.nanoTime();
         long cpu0 = threadCpuNanos();
         try {
-            ModuleReads.openJdkTargetsToBridge(inst, new ProbeIndex(probes).exactNames());
+            ModuleReads.openJdkTargetsToBridge(inst, exactTypeNames(probes));
             weaver = new AdviceWeaver(probes, agentLoader, new HelperInjector(agentLoader, inst));
         } catch (Throwable t) {
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
@@ -96,6 +98,16 @@ public final class InstrumentationEngine {
 
     public EngineTimings timings() {
         return timings;
+    }
+
+    private static Set<String> exactTypeNames(List<TypeProbe> probes) {
+        Set<String> names = new HashSet<String>();
+        for (TypeProbe probe : probes) {
+            if (!probe.isHierarchy()) {
+                names.add(probe.typeName());
+            }
+        }
+        return names;
     }
 
     /** The current thread's CPU time when the log is at debug (the start-up report), else 0. */

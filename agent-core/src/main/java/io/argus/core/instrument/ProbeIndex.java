@@ -5,10 +5,8 @@ import io.argus.core.plugin.TypeProbe;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.WeakHashMap;
 
 /**
@@ -193,13 +191,5 @@ final class ProbeIndex {
             }
         }
         return false;
-    }
-
-    Set<String> exactNames() {
-        Set<String> names = new HashSet<String>();
-        for (String internal : exactProbes.keySet()) {
-            names.add(internal.replace('/', '.'));
-        }
-        return names;
     }
 }
