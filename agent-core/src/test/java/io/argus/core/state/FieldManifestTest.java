@@ -7,7 +7,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class FieldManifestIT {
+class FieldManifestTest {
 
     @Test
     void readsFieldsAfterThePluginLineAndSkipsWhatItCannotRead() {
