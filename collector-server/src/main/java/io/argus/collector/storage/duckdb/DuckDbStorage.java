@@ -176,14 +176,16 @@ public final class DuckDbStorage implements Storage {
 
     // ---------------------------------------------------------------- writes
 
+    /** {@code handedOn} runs after the commit of the write cycle that holds the batch. */
     @Override
-    public boolean offerSpans(Source source, SpanBatch batch) {
-        return !closed && queue.offer(new WriteTask.Spans(source, batch));
+    public boolean offerSpans(Source source, SpanBatch batch, Runnable handedOn) {
+        return !closed && queue.offer(new WriteTask.Spans(source, batch, handedOn));
     }
 
+    /** {@code handedOn} runs after the commit of the write cycle that holds the batch. */
     @Override
-    public boolean offerMetrics(Source source, MetricBatch batch) {
-        return !closed && queue.offer(new WriteTask.Metrics(source, batch));
+    public boolean offerMetrics(Source source, MetricBatch batch, Runnable handedOn) {
+        return !closed && queue.offer(new WriteTask.Metrics(source, batch, handedOn));
     }
 
     @Override
