@@ -137,19 +137,24 @@ final class OutboundFrames {
      * as sent, as they would have without acknowledgements.
      */
     void stopKeeping() {
+        counters.sentSpans.addAndGet(keptSpans());
+        unacked.clear();
+        for (Frame f : pending) {
+            f.kept = false;
+        }
+        keptBytes = 0;
+    }
+
+    /** Spans of the kept frames, written or not. */
+    private long keptSpans() {
         long spans = 0;
         for (Frame f : unacked) {
             spans += f.spans;
         }
-        unacked.clear();
         for (Frame f : pending) {
-            if (f.kept) {
-                f.kept = false;
-                spans += f.spans;
-            }
+            spans += f.kept ? f.spans : 0;
         }
-        keptBytes = 0;
-        counters.sentSpans.addAndGet(spans);
+        return spans;
     }
 
     /**
@@ -179,20 +184,11 @@ final class OutboundFrames {
 
     /** At exit: every frame is given up; the spans of those kept, never acknowledged, count as dropped. */
     void dropAll() {
-        long spans = 0;
-        for (Frame f : unacked) {
-            spans += f.spans;
-        }
-        for (Frame f : pending) {
-            if (f.kept) {
-                spans += f.spans;
-            }
-        }
+        counters.droppedSpans.addAndGet(keptSpans());
         unacked.clear();
         pending.clear();
         pendingBytes = 0;
         keptBytes = 0;
-        counters.droppedSpans.addAndGet(spans);
     }
 
     long pendingBytes() {

@@ -11,23 +11,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
+import static io.argus.core.export.ConnectionHarness.await;
+import static io.argus.core.export.ConnectionHarness.listen;
+import static io.argus.core.export.ConnectionHarness.readFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,43 +38,21 @@ class CollectorConnectionAcksTest {
             .setProtocolVersion(1).setService("acks-test").setAcks(true)).build().toByteArray());
 
     private final AgentCounters counters = new AgentCounters();
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-    private PrintStream originalErr;
-    private Thread driver;
-    private volatile boolean driving;
+    private final ConnectionHarness harness = new ConnectionHarness();
     private CollectorConnection connection;
 
     @BeforeEach
     void captureAgentLog() {
-        originalErr = System.err;
-        final PrintStream original = originalErr;
-        System.setErr(new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (log) {
-                    log.write(b);
-                }
-                original.write(b);
-            }
-        }, true));
+        harness.captureAgentLog();
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        driving = false;
-        if (driver != null) {
-            driver.join(5000);
-        }
+        harness.stopDriving();
         if (connection != null) {
             connection.close(100);
         }
-        System.setErr(originalErr);
-    }
-
-    private String log() {
-        synchronized (log) {
-            return new String(log.toByteArray(), StandardCharsets.UTF_8);
-        }
+        harness.stop();
     }
 
     private static byte[] withLength(byte[] body) {
@@ -90,14 +64,6 @@ class CollectorConnectionAcksTest {
         byte[] frame = new byte[size];
         ByteBuffer.wrap(frame).putInt(size - 4);
         Arrays.fill(frame, 4, size, (byte) marker);
-        return frame;
-    }
-
-    private static byte[] readFrame(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        byte[] frame = new byte[4 + length];
-        ByteBuffer.wrap(frame).putInt(length);
-        in.readFully(frame, 4, length);
         return frame;
     }
 
@@ -123,46 +89,23 @@ class CollectorConnectionAcksTest {
         return in;
     }
 
-    private static ServerSocket listen(int port) throws IOException {
-        ServerSocket server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-        server.setSoTimeout(10_000);
-        return server;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as(what).isLessThan(deadline);
-            Thread.sleep(5);
-        }
-    }
-
     /** A connection to {@code ports}, asking for acknowledgements, polled every 10 ms. */
     private CollectorConnection started(List<Integer> ports, int maxUnackedBytes, long replyTimeoutMillis) {
         CollectorAddress[] addresses = new CollectorAddress[ports.size()];
         for (int i = 0; i < addresses.length; i++) {
             addresses[i] = new CollectorAddress("127.0.0.1", ports.get(i));
         }
-        final CollectorConnection c = new CollectorConnection(Arrays.asList(addresses), HANDSHAKE, true, counters,
-                1 << 20, maxUnackedBytes, replyTimeoutMillis, 200, null, false);
-        connection = c;
-        c.start();
-        driving = true;
-        driver = new Thread(() -> {
-            while (driving) {
-                c.poll();
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "test-exporter");
-        driver.setDaemon(true);
-        driver.start();
-        return c;
+        connection = harness.drive(new CollectorConnection(Arrays.asList(addresses), HANDSHAKE, true, counters,
+                1 << 20, maxUnackedBytes, replyTimeoutMillis, 200, null, false));
+        return connection;
+    }
+
+    /** Reads the handshake, answers it, and waits until the agent knows that frames will be acknowledged. */
+    private static DataInputStream acknowledging(Socket agent, CollectorConnection c) throws Exception {
+        DataInputStream in = afterHandshake(agent);
+        reply(agent);
+        await("acknowledging", c::acknowledging);
+        return in;
     }
 
     @Test
@@ -170,9 +113,7 @@ class CollectorConnectionAcksTest {
         try (ServerSocket a = listen(0); ServerSocket b = listen(0)) {
             CollectorConnection c = started(Arrays.asList(a.getLocalPort(), b.getLocalPort()), 1 << 20, 5000);
             try (Socket agent = a.accept()) {
-                DataInputStream in = afterHandshake(agent);
-                reply(agent);
-                await("acknowledging", c::acknowledging);
+                DataInputStream in = acknowledging(agent, c);
                 for (int i = 1; i <= 5; i++) {
                     assertThat(c.sendSpans(frame(100, i), i)).isTrue();
                 }
@@ -219,7 +160,7 @@ class CollectorConnectionAcksTest {
                 assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(250);
                 assertThat(c.keptBytes()).isZero();
                 assertThat(c.acknowledging()).isFalse();
-                assertThat(log()).contains("collector 127.0.0.1:" + server.getLocalPort()
+                assertThat(harness.log()).contains("collector 127.0.0.1:" + server.getLocalPort()
                         + " does not acknowledge frames (no answer to the handshake within 300 ms)");
                 assertThat(c.sendSpans(frame(100, 2), 7)).isTrue();
                 assertThat(counters.sentSpans.get()).as("sent as soon as taken, as before").isEqualTo(12);
@@ -253,9 +194,7 @@ class CollectorConnectionAcksTest {
         try (ServerSocket server = listen(0)) {
             CollectorConnection c = started(Arrays.asList(server.getLocalPort()), 64 << 10, 5000);
             try (Socket agent = server.accept()) {
-                DataInputStream in = afterHandshake(agent);
-                reply(agent);
-                await("acknowledging", c::acknowledging);
+                DataInputStream in = acknowledging(agent, c);
                 int accepted = 0;
                 long slowestSendNanos = 0;
                 for (int i = 0; i < 100; i++) {
@@ -293,8 +232,7 @@ class CollectorConnectionAcksTest {
                 });
                 acker.start();
                 long start = System.nanoTime();
-                driving = false;
-                driver.join(5000);
+                harness.stopDriving();
                 c.close(600);
                 acker.join();
                 assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(550L, 3000L);
