@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.Queue;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -73,7 +74,11 @@ final class FrameAcknowledger extends ChannelInboundHandlerAdapter {
         if (ctx.executor().inEventLoop()) {
             drain();
         } else if (drainScheduled.compareAndSet(false, true)) {
-            ctx.executor().execute(this::drain);
+            try {
+                ctx.executor().execute(this::drain);
+            } catch (RejectedExecutionException stopped) {
+                // the collector stopped its event loops: the connection is gone, nobody to acknowledge to
+            }
         }
     }
 

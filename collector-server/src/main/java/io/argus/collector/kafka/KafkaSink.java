@@ -213,7 +213,11 @@ public final class KafkaSink implements IngestSink {
                 lost = true;
             }
             if (left.decrementAndGet() == 0 && !lost) {
-                handedOn.run();
+                try {
+                    handedOn.run();
+                } catch (RuntimeException failure) {
+                    LOG.log(Level.FINE, "hand-off callback failed", failure); // the producer's accounting goes on
+                }
             }
         }
     }
