@@ -339,10 +339,10 @@ final class CollectorConnection {
         return state == State.CONNECTED || state == State.CONNECTING || state == State.HANDSHAKING;
     }
 
-    /** Whether {@link #sendSpans} would take a frame now: connected, and the pending and kept bytes below their bounds. */
+    /** Whether {@link #sendSpans} would take a frame now: connected, and below the bound that applies to it. */
     synchronized boolean hasRoom() {
-        return state == State.CONNECTED && frames.pendingBytes() < maxPendingBytes
-                && (acks != Acks.ON || !frames.keptFull());
+        return state == State.CONNECTED && (acks == Acks.OFF ? frames.pendingBytes() < maxPendingBytes
+                : acks == Acks.AWAITING_REPLY || !frames.keptFull());
     }
 
     /** Queues a metric or heartbeat frame for writing; false when it cannot be written now (the caller drops it). */
@@ -361,17 +361,22 @@ final class CollectorConnection {
      * (or at once, from a collector that does not acknowledge).
      */
     synchronized boolean sendSpans(byte[] frame, int spans) {
-        if (state != State.CONNECTED || frames.pendingBytes() >= maxPendingBytes) {
+        if (state != State.CONNECTED) {
             return false;
         }
         boolean keep = acks != Acks.OFF;
         if (keep && !frames.canKeep(frame.length)) {
             if (acks == Acks.ON) {
-                return false; // the collector is that far behind with its acknowledgements
+                return false; // the collector is that far behind with writing or acknowledging
             }
             // no answer to the handshake while the bound filled up: an older collector
             noAcks("no answer to the handshake after " + frames.keptBytes() + " bytes");
             keep = false;
+        }
+        // a kept frame is bounded with the kept ones, written or not: what a lost connection left to write again
+        // does not crowd out new frames
+        if (!keep && frames.pendingBytes() >= maxPendingBytes) {
+            return false;
         }
         frames.add(frame, spans, keep);
         flush();
@@ -461,7 +466,7 @@ final class CollectorConnection {
         return state == State.CONNECTED;
     }
 
-    /** Bytes accepted by {@link #send} (and the handshake) that the socket has not taken yet. */
+    /** Bytes of frames not kept for acknowledgement (and the handshake) that the socket has not taken yet. */
     synchronized long pendingBytes() {
         return frames.pendingBytes();
     }

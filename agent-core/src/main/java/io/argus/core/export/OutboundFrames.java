@@ -51,9 +51,9 @@ final class OutboundFrames {
     private final ArrayDeque<Frame> pending = new ArrayDeque<Frame>();
     /** Kept frames written in full, waiting for their acknowledgement, in sequence order. */
     private final ArrayDeque<Frame> unacked = new ArrayDeque<Frame>();
-    /** Bytes of {@link #pending} not written yet. */
+    /** Bytes of the frames of {@link #pending} that are not kept, not written yet ({@code maxPendingBytes}). */
     private long pendingBytes;
-    /** Bytes of the kept frames, written or not. */
+    /** Bytes of the kept frames, written or not ({@code maxUnackedBytes}). */
     private long keptBytes;
     /** Frames written in full on this connection after the handshake: the sequence number of the last one. */
     private long written;
@@ -82,10 +82,10 @@ final class OutboundFrames {
     void add(byte[] frame, int spans, boolean keep) {
         Frame f = new Frame(frame, spans, true, keep && spans > 0);
         pending.addLast(f);
-        pendingBytes += frame.length;
         if (f.kept) {
             keptBytes += frame.length;
         } else {
+            pendingBytes += frame.length;
             counters.sentSpans.addAndGet(spans);
         }
     }
@@ -105,9 +105,14 @@ final class OutboundFrames {
 
     /** {@code bytes} of the head were written; when it is written in full it is numbered and, if kept, waits for its ack. */
     void wrote(int bytes) {
-        pendingBytes -= bytes;
         Frame f = pending.peekFirst();
-        if (f == null || f.bytes.hasRemaining()) {
+        if (f == null) {
+            return;
+        }
+        if (!f.kept) {
+            pendingBytes -= bytes;
+        }
+        if (f.bytes.hasRemaining()) {
             return;
         }
         pending.removeFirst();
@@ -140,7 +145,10 @@ final class OutboundFrames {
         counters.sentSpans.addAndGet(keptSpans());
         unacked.clear();
         for (Frame f : pending) {
-            f.kept = false;
+            if (f.kept) {
+                f.kept = false;
+                pendingBytes += f.bytes.remaining();
+            }
         }
         keptBytes = 0;
     }
@@ -174,11 +182,10 @@ final class OutboundFrames {
         }
         unacked.clear();
         pending.clear();
-        pendingBytes = 0;
+        pendingBytes = 0; // what is left is kept
         for (Frame f : again) {
             f.bytes.clear();
             pending.addLast(f);
-            pendingBytes += f.size();
         }
     }
 
@@ -191,6 +198,7 @@ final class OutboundFrames {
         keptBytes = 0;
     }
 
+    /** Unwritten bytes of the frames that are not kept (kept ones are bounded by {@link #canKeep}). */
     long pendingBytes() {
         return pendingBytes;
     }
