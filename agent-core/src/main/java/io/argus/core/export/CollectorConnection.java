@@ -19,9 +19,10 @@ import javax.net.ssl.SSLException;
  * One TCP connection to the collector over a non-blocking NIO socket, plain or TLS, driven by the exporter
  * thread: {@link #poll} advances a pending connect, writes what is waiting, reads the collector's replies and
  * reconnects with exponential backoff. While the connection is down, or while more than
- * {@code maxPendingBytes} are waiting to be written, {@link #send} refuses and the caller counts a
- * drop, so a dead or slow collector never holds memory or threads. No call ever blocks on the
- * network (only the host name look-up of a connect attempt can, as with any resolver).
+ * {@code maxPendingBytes} are waiting to be written (span frames kept for acknowledgement: more than
+ * {@code maxUnackedBytes} kept), {@link #send} refuses and the caller counts a drop, so a dead or slow collector
+ * never holds unbounded memory or any thread. No call ever blocks on the network (only the host name look-up of a
+ * connect attempt can, as with any resolver).
  *
  * <p>With several collector addresses, each failure (a refused or timed-out connect, an unresolvable name, a
  * closed connection) moves on to the next address in the list, cyclically, after the same backoff: a new
