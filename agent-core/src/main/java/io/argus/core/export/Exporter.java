@@ -284,6 +284,7 @@ public final class Exporter implements Runnable {
         sink.gauge("agent.spans.sent", counters.sentSpans.get());
         sink.gauge("agent.spans.dropped", counters.droppedSpans.get());
         sink.gauge("agent.spans.resent", counters.resentSpans.get());
+        sink.gauge("agent.spans.unacked", counters.unackedSpans.get());
         sink.gauge("agent.metrics.dropped", counters.droppedMetricBatches.get());
         sink.gauge("agent.advice.errors", counters.adviceErrors.get());
         sink.gauge("agent.queue.size", queue.size());

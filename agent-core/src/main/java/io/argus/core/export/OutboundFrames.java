@@ -84,6 +84,7 @@ final class OutboundFrames {
         pending.addLast(f);
         if (f.kept) {
             keptBytes += frame.length;
+            counters.unackedSpans.addAndGet(spans);
         } else {
             pendingBytes += frame.length;
             counters.sentSpans.addAndGet(spans);
@@ -133,6 +134,7 @@ final class OutboundFrames {
         while ((f = unacked.peekFirst()) != null && f.sequence <= sequence) {
             unacked.removeFirst();
             keptBytes -= f.size();
+            counters.unackedSpans.addAndGet(-f.spans);
             counters.sentSpans.addAndGet(f.spans);
         }
     }
@@ -142,7 +144,9 @@ final class OutboundFrames {
      * as sent, as they would have without acknowledgements.
      */
     void stopKeeping() {
-        counters.sentSpans.addAndGet(keptSpans());
+        long spans = keptSpans();
+        counters.unackedSpans.addAndGet(-spans);
+        counters.sentSpans.addAndGet(spans);
         unacked.clear();
         for (Frame f : pending) {
             if (f.kept) {
@@ -191,7 +195,9 @@ final class OutboundFrames {
 
     /** At exit: every frame is given up; the spans of those kept, never acknowledged, count as dropped. */
     void dropAll() {
-        counters.droppedSpans.addAndGet(keptSpans());
+        long spans = keptSpans();
+        counters.unackedSpans.addAndGet(-spans);
+        counters.droppedSpans.addAndGet(spans);
         unacked.clear();
         pending.clear();
         pendingBytes = 0;

@@ -48,6 +48,7 @@ class OutboundFramesTest {
         assertThat(frames.keptBytes()).isEqualTo(200);
         assertThat(frames.pendingBytes()).as("frames not kept").isEqualTo(HANDSHAKE.length + 50);
 
+        assertThat(counters.unackedSpans.get()).isEqualTo(30);
         assertThat(writeAll(frames)).containsExactly(0, 1, 2, 3);
         assertThat(frames.written()).as("numbered from 1 after the handshake").isEqualTo(3);
         assertThat(frames.pendingBytes()).isZero();
@@ -57,8 +58,10 @@ class OutboundFramesTest {
         frames.acknowledged(2); // frames 1 and 2
         assertThat(counters.sentSpans.get()).isEqualTo(10);
         assertThat(frames.keptBytes()).isEqualTo(100);
+        assertThat(counters.unackedSpans.get()).isEqualTo(20);
         frames.acknowledged(3);
         assertThat(counters.sentSpans.get()).isEqualTo(30);
+        assertThat(counters.unackedSpans.get()).isZero();
         assertThat(frames.keptBytes()).isZero();
         assertThat(frames.hasUnacked()).isFalse();
         assertThat(counters.droppedSpans.get()).isZero();
@@ -129,6 +132,7 @@ class OutboundFramesTest {
         assertThat(frames.pendingBytes()).isZero();
         frames.stopKeeping();
         assertThat(counters.sentSpans.get()).isEqualTo(7);
+        assertThat(counters.unackedSpans.get()).isZero();
         assertThat(frames.keptBytes()).isZero();
         assertThat(frames.pendingBytes()).as("not kept any more: bounded as pending").isEqualTo(100);
         assertThat(frames.hasUnacked()).isFalse();
@@ -145,8 +149,10 @@ class OutboundFramesTest {
         frames.add(frame(100, 2), 0, true);
         writeAll(frames);
         frames.add(frame(100, 3), 4, true);
+        assertThat(counters.unackedSpans.get()).isEqualTo(7);
         frames.dropAll();
         assertThat(counters.droppedSpans.get()).isEqualTo(7);
+        assertThat(counters.unackedSpans.get()).isZero();
         assertThat(counters.sentSpans.get()).isZero();
         assertThat(frames.keptBytes()).isZero();
         assertThat(frames.hasPending()).isFalse();
