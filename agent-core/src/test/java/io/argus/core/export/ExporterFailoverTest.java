@@ -76,6 +76,7 @@ class ExporterFailoverTest {
         await("connected to the first", () -> first.handshakes() == 1);
         agent.spans(100);
         await("spans at the first", () -> first.spans() == 100);
+        await("acknowledged: nothing to send again", () -> sent() == 100);
 
         // the first goes away (it still listens): the agent moves on to the second, handshake first
         first.dropConnection();
@@ -83,6 +84,7 @@ class ExporterFailoverTest {
         await("spans at the second", () -> second.spans() == 100);
         assertThat(second.handshakes()).isEqualTo(1);
         assertThat(first.handshakes()).as("not back to the first").isEqualTo(1);
+        await("acknowledged: nothing to send again", () -> sent() == 200);
 
         // and from the second on to the first again
         second.dropConnection();
