@@ -264,6 +264,11 @@ public final class Collector implements AutoCloseable {
             closed = true;
         }
         if (ingest != null) {
+            // what agents sent is handed on and acknowledged before their connections close: it is not sent again
+            ingest.stopReading();
+            if (sink != null) {
+                sink.flush(Duration.ofSeconds(5));
+            }
             ingest.close();
         }
         if (http != null) {

@@ -34,6 +34,8 @@ public final class AgentSettings {
     /** Longest a span waits in the queue for its batch to fill before the exporter sends what it has. */
     public final long maxDelayMillis;
     public final int maxPendingBytes;
+    /** Bound of the span frames kept until the collector acknowledges them (resent after a failover). */
+    public final int maxUnackedBytes;
     public final long maxBackoffMillis;
     public final ExporterMode exporterMode;
     /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
@@ -64,6 +66,7 @@ public final class AgentSettings {
         this.batchSize = config.getInt("argus.exporter.batchSize", 512, 1, 10_000);
         this.maxDelayMillis = maxDelayMillis(config);
         this.maxPendingBytes = config.getInt("argus.exporter.maxPendingBytes", 4 << 20, 64 << 10, 1 << 30);
+        this.maxUnackedBytes = config.getInt("argus.exporter.maxUnackedBytes", 8 << 20, 64 << 10, 1 << 30);
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);

@@ -1,5 +1,6 @@
 package io.argus.core.export;
 
+import io.argus.core.AgentCounters;
 import io.argus.core.AgentLog;
 import io.argus.core.config.CollectorAddress;
 
@@ -8,7 +9,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -17,15 +17,24 @@ import javax.net.ssl.SSLException;
 
 /**
  * One TCP connection to the collector over a non-blocking NIO socket, plain or TLS, driven by the exporter
- * thread: {@link #poll} advances a pending connect, writes what is waiting, discards inbound bytes
- * and reconnects with exponential backoff. While the connection is down, or while more than
- * {@code maxPendingBytes} are waiting to be written, {@link #send} refuses and the caller counts a
- * drop, so a dead or slow collector never holds memory or threads. No call ever blocks on the
- * network (only the host name look-up of a connect attempt can, as with any resolver).
+ * thread: {@link #poll} advances a pending connect, writes what is waiting, reads the collector's replies and
+ * reconnects with exponential backoff. While the connection is down, or while more than
+ * {@code maxPendingBytes} are waiting to be written (span frames kept for acknowledgement: more than
+ * {@code maxUnackedBytes} kept), {@link #send} refuses and the caller counts a drop, so a dead or slow collector
+ * never holds unbounded memory or any thread. No call ever blocks on the network (only the host name look-up of a
+ * connect attempt can, as with any resolver).
  *
  * <p>With several collector addresses, each failure (a refused or timed-out connect, an unresolvable name, a
  * closed connection) moves on to the next address in the list, cyclically, after the same backoff: a new
- * connection always starts with the handshake, and what was pending for the dead socket is dropped with it.
+ * connection always starts with the handshake.
+ *
+ * <p>Acknowledgements: the handshake asks for them; a collector that supports them answers it, then acknowledges
+ * frames once it has handed their content on. Span frames are kept ({@link OutboundFrames}, at most
+ * {@code maxUnackedBytes}) until acknowledged and count as sent only then; what was kept when a connection is lost
+ * is written again, first, on the next one. A collector that has not answered the handshake within
+ * {@code replyTimeoutMillis} (or before the kept frames reach their bound) is taken for one that predates
+ * acknowledgements: what was kept counts as sent, and the connection goes on one-way, as before; what is in flight
+ * to it when it fails is lost with the socket.
  *
  * <p>With TLS ({@code argus.collector.tls}) the connection goes through a handshake after the TCP connect (at
  * most {@value #HANDSHAKE_TIMEOUT_MILLIS} ms) before the agent's handshake frame; a handshake the collector
@@ -41,20 +50,42 @@ final class CollectorConnection {
     private static final long MIN_BACKOFF_MILLIS = 500;
     private static final long CONNECT_TIMEOUT_MILLIS = 3000;
     static final long HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /** How long a collector may take to answer the handshake before it is taken for one without acks. */
+    static final long REPLY_TIMEOUT_MILLIS = 5_000;
 
     private enum State { DOWN, CONNECTING, HANDSHAKING, CONNECTED, CLOSED }
+
+    /** Acknowledgements on the current connection: not asked for or not offered, no answer yet, or on. */
+    private enum Acks { OFF, AWAITING_REPLY, ON }
 
     /** Tried in order, one after the other on each failure; never empty. */
     private final CollectorAddress[] addresses;
     /** Per address: whether its failure was logged during the current outage (one WARN line each). */
     private final boolean[] reportedDown;
+    /** Per address: whether it was logged as not acknowledging (once per address). */
+    private final boolean[] reportedNoAcks;
     /** Index into {@link #addresses} of the collector connected, being connected or tried next. */
     private int current;
     private final byte[] handshake;
+    /** Whether {@link #handshake} asks for acknowledgements. */
+    private final boolean acksWanted;
     private final int maxPendingBytes;
+    private final long replyTimeoutMillis;
     private final long maxBackoffMillis;
-    /** Frames (or their unwritten rest) waiting for room in the socket's send buffer, oldest first. */
-    private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<ByteBuffer>();
+    /** Frames waiting for room in the socket's send buffer, and span frames waiting for their ack. */
+    private final OutboundFrames frames;
+    private final ReplyReader replies = new ReplyReader();
+    private final ReplyReader.Handler replyHandler = new ReplyReader.Handler() {
+        @Override
+        public void handshakeReply(boolean acks) {
+            onHandshakeReply(acks);
+        }
+
+        @Override
+        public void acknowledged(long sequence) {
+            onAck(sequence);
+        }
+    };
     /** TLS to the collector, or null for plain TCP. */
     private final SSLContext tls;
     private final boolean verifyHostname;
@@ -62,31 +93,51 @@ final class CollectorConnection {
     private SocketChannel channel;
     /** The connected socket's byte stream; null until the TCP connect completes. */
     private CollectorTransport transport;
-    private long pendingBytes;
+    private Acks acks = Acks.OFF;
+    private long replyDeadlineMillis;
     private long connectDeadlineMillis;
     private long nextAttemptMillis;
     private long backoffMillis = MIN_BACKOFF_MILLIS;
 
+    /** Without acknowledgements (a handshake that does not ask for them). */
     CollectorConnection(String host, int port, byte[] handshake, int maxPendingBytes, long maxBackoffMillis) {
         this(Collections.singletonList(new CollectorAddress(host, port)), handshake, maxPendingBytes,
                 maxBackoffMillis);
     }
 
+    /** Without acknowledgements (a handshake that does not ask for them). */
     CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
                         long maxBackoffMillis) {
         this(addresses, handshake, maxPendingBytes, maxBackoffMillis, null, false);
     }
 
-    /** @param tls TLS to every collector in the list, or null for plain TCP */
+    /** Without acknowledgements; @param tls TLS to every collector in the list, or null for plain TCP */
     CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
                         long maxBackoffMillis, SSLContext tls, boolean verifyHostname) {
+        this(addresses, handshake, false, new AgentCounters(), maxPendingBytes, maxPendingBytes, REPLY_TIMEOUT_MILLIS,
+                maxBackoffMillis, tls, verifyHostname);
+    }
+
+    /**
+     * @param acksWanted      whether {@code handshake} asks for acknowledgements
+     * @param counters        where span frames count as sent (accepted, or acknowledged) or, at exit, dropped
+     * @param maxUnackedBytes bound of the span frames kept until acknowledged
+     * @param tls             TLS to every collector in the list, or null for plain TCP
+     */
+    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, boolean acksWanted, AgentCounters counters,
+                        int maxPendingBytes, long maxUnackedBytes, long replyTimeoutMillis, long maxBackoffMillis,
+                        SSLContext tls, boolean verifyHostname) {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("no collector address");
         }
         this.addresses = addresses.toArray(new CollectorAddress[0]);
         this.reportedDown = new boolean[this.addresses.length];
+        this.reportedNoAcks = new boolean[this.addresses.length];
         this.handshake = handshake;
+        this.acksWanted = acksWanted;
+        this.frames = new OutboundFrames(counters, maxUnackedBytes);
         this.maxPendingBytes = maxPendingBytes;
+        this.replyTimeoutMillis = replyTimeoutMillis;
         this.maxBackoffMillis = maxBackoffMillis;
         this.tls = tls;
         this.verifyHostname = verifyHostname;
@@ -100,16 +151,14 @@ final class CollectorConnection {
     }
 
     /**
-     * Called by the exporter thread on every loop iteration (at the latest when {@link #pollState} says so): finishes or times out a connect, starts
-     * the next attempt once the backoff has passed, writes pending bytes and reads (and drops)
-     * whatever the collector sent. Never blocks on the network.
+     * Called by the exporter thread on every loop iteration (at the latest when {@link #pollState} says so): finishes
+     * or times out a connect, starts the next attempt once the backoff has passed, writes pending bytes and reads
+     * the collector's replies. Never blocks on the network.
      */
     synchronized void poll() {
         State current = state;
         if (current == State.CONNECTED) {
-            if (flush()) {
-                discardInbound();
-            }
+            exchange();
         } else if (current == State.CONNECTING) {
             finishConnect();
         } else if (current == State.HANDSHAKING) {
@@ -202,14 +251,60 @@ final class CollectorConnection {
             AgentLog.info(addresses.length == 1 ? "collector " + addresses[current] + " reachable again"
                     : "sending to collector " + addresses[current]);
         }
-        // nothing can be queued before the handshake: send() refuses until this point
-        enqueue(ByteBuffer.wrap(handshake));
+        // nothing new can be queued before the handshake (send() refuses until this point); what was kept for
+        // a lost connection follows it
+        frames.connected(handshake);
+        replies.clear();
+        acks = acksWanted ? Acks.AWAITING_REPLY : Acks.OFF;
+        replyDeadlineMillis = System.currentTimeMillis() + replyTimeoutMillis;
         flush();
     }
 
+    /** Writes what the socket takes, reads the replies, and gives up waiting for the handshake's answer in time. */
+    private boolean exchange() {
+        if (!flush() || !readReplies()) {
+            return false;
+        }
+        if (acks == Acks.AWAITING_REPLY && System.currentTimeMillis() >= replyDeadlineMillis) {
+            noAcks("no answer to the handshake within " + replyTimeoutMillis + " ms");
+        }
+        return true;
+    }
+
+    private void onHandshakeReply(boolean offered) {
+        if (!acksWanted) {
+            return;
+        }
+        if (offered) {
+            // also after giving up on the answer: frames from now on are kept
+            acks = Acks.ON;
+        } else if (acks == Acks.AWAITING_REPLY) {
+            noAcks("the collector does not offer them");
+        }
+    }
+
+    private void onAck(long sequence) {
+        if (sequence > frames.written()) {
+            throw new IllegalStateException("the collector acknowledged frame " + sequence + " of "
+                    + frames.written() + " written");
+        }
+        frames.acknowledged(sequence);
+    }
+
+    /** The collector will not acknowledge: what was kept counts as sent, and the connection goes on one-way. */
+    private void noAcks(String reason) {
+        acks = Acks.OFF;
+        frames.stopKeeping();
+        if (!reportedNoAcks[current]) {
+            reportedNoAcks[current] = true;
+            AgentLog.info("collector " + addresses[current] + " does not acknowledge frames (" + reason
+                    + "): sending without acknowledgements; spans in flight when its connection fails are lost");
+        }
+    }
+
     /**
-     * Closes the socket, drops what was waiting for it and schedules the next attempt, at the next address
-     * when there are several.
+     * Closes the socket, keeps the span frames kept for a resend (and drops the rest of what was waiting for the
+     * socket) and schedules the next attempt, at the next address when there are several.
      */
     private void onDown(String reason) {
         if (transport != null) {
@@ -219,8 +314,8 @@ final class CollectorConnection {
             closeQuietly(channel);
         }
         channel = null;
-        pending.clear();
-        pendingBytes = 0;
+        frames.lost();
+        acks = Acks.OFF;
         if (state == State.CLOSED) {
             return;
         }
@@ -245,24 +340,48 @@ final class CollectorConnection {
         return state == State.CONNECTED || state == State.CONNECTING || state == State.HANDSHAKING;
     }
 
-    /** Whether {@link #send} would take a frame now: connected, and the pending bytes below their limit. */
+    /** Whether {@link #sendSpans} would take a frame now: connected, and below the bound that applies to it. */
     synchronized boolean hasRoom() {
-        return state == State.CONNECTED && pendingBytes < maxPendingBytes;
+        return state == State.CONNECTED && (acks == Acks.OFF ? frames.pendingBytes() < maxPendingBytes
+                : acks == Acks.AWAITING_REPLY || !frames.keptFull());
     }
 
-    /** Queues one frame for writing; false when it cannot be written now (the caller drops it). */
+    /** Queues a metric or heartbeat frame for writing; false when it cannot be written now (the caller drops it). */
     synchronized boolean send(byte[] frame) {
-        if (state != State.CONNECTED || pendingBytes >= maxPendingBytes) {
+        if (state != State.CONNECTED || frames.pendingBytes() >= maxPendingBytes) {
             return false;
         }
-        enqueue(ByteBuffer.wrap(frame));
+        frames.add(frame, 0, false);
         flush();
         return true;
     }
 
-    private void enqueue(ByteBuffer frame) {
-        pending.addLast(frame);
-        pendingBytes += frame.remaining();
+    /**
+     * Queues a span frame; false when it cannot be written now, or cannot be kept until acknowledged (the caller
+     * counts its spans as dropped). Once taken, its spans count as sent when the collector acknowledges the frame
+     * (or at once, from a collector that does not acknowledge).
+     */
+    synchronized boolean sendSpans(byte[] frame, int spans) {
+        if (state != State.CONNECTED) {
+            return false;
+        }
+        boolean keep = acks != Acks.OFF;
+        if (keep && !frames.canKeep(frame.length)) {
+            if (acks == Acks.ON) {
+                return false; // the collector is that far behind with writing or acknowledging
+            }
+            // no answer to the handshake while the bound filled up: an older collector
+            noAcks("no answer to the handshake after " + frames.keptBytes() + " bytes");
+            keep = false;
+        }
+        // a kept frame is bounded with the kept ones, written or not: what a lost connection left to write again
+        // does not crowd out new frames
+        if (!keep && frames.pendingBytes() >= maxPendingBytes) {
+            return false;
+        }
+        frames.add(frame, spans, keep);
+        flush();
+        return true;
     }
 
     /** Writes as much as the socket takes without blocking; false when the connection went down. */
@@ -272,13 +391,11 @@ final class CollectorConnection {
                 return true; // TLS records still wait for room in the socket
             }
             ByteBuffer head;
-            while ((head = pending.peekFirst()) != null) {
-                int written = transport.write(head);
-                pendingBytes -= written;
+            while ((head = frames.head()) != null) {
+                frames.wrote(transport.write(head));
                 if (head.hasRemaining()) {
                     return true; // the socket's send buffer is full: try again on the next poll
                 }
-                pending.removeFirst();
             }
             return true;
         } catch (IOException e) {
@@ -287,19 +404,35 @@ final class CollectorConnection {
         }
     }
 
-    /** The collector never answers; anything it sends is read and dropped, end of stream means down. */
-    private void discardInbound() {
+    /**
+     * Reads and acts on what the collector wrote: the answer to the handshake and acknowledgements (dropped unread
+     * when none were asked for); false when the connection went down (end of stream, or bytes that are no reply).
+     */
+    private boolean readReplies() {
         try {
-            if (!transport.discardInbound()) {
-                onDown("connection closed");
+            while (true) {
+                int read = transport.read(replies.buffer());
+                if (read < 0) {
+                    onDown("connection closed");
+                    return false;
+                }
+                if (acksWanted) {
+                    replies.decode(replyHandler);
+                } else {
+                    replies.clear();
+                }
+                if (read == 0) {
+                    return true;
+                }
             }
-        } catch (IOException e) {
+        } catch (IOException | IllegalStateException e) {
             onDown(e.toString());
+            return false;
         }
     }
 
     /** What {@link #poll} has to do next, for the exporter to choose how long it may sleep. */
-    enum PollState { IDLE, WRITING, CONNECTING, HANDSHAKING, WAITING_TO_RECONNECT }
+    enum PollState { IDLE, WRITING, AWAITING_ACKS, CONNECTING, HANDSHAKING, WAITING_TO_RECONNECT }
 
     synchronized PollState pollState() {
         switch (state) {
@@ -310,7 +443,11 @@ final class CollectorConnection {
             case DOWN:
                 return PollState.WAITING_TO_RECONNECT;
             case CONNECTED:
-                return pendingBytes > 0 || transport.hasUnsentBytes() ? PollState.WRITING : PollState.IDLE;
+                if (frames.hasPending() || transport.hasUnsentBytes()) {
+                    return PollState.WRITING;
+                }
+                return acks == Acks.AWAITING_REPLY || acks == Acks.ON && frames.hasUnacked() ? PollState.AWAITING_ACKS
+                        : PollState.IDLE;
             default:
                 return PollState.IDLE;
         }
@@ -330,23 +467,39 @@ final class CollectorConnection {
         return state == State.CONNECTED;
     }
 
-    /** Bytes accepted by {@link #send} (and the handshake) that the socket has not taken yet. */
+    /** Bytes of frames not kept for acknowledgement (and the handshake) that the socket has not taken yet. */
     synchronized long pendingBytes() {
-        return pendingBytes;
+        return frames.pendingBytes();
     }
 
-    /** Waits (bounded) until accepted frames have been handed to the socket, then closes. */
+    /** Bytes of the span frames kept until acknowledged. */
+    synchronized long keptBytes() {
+        return frames.keptBytes();
+    }
+
+    /** Whether the collector of the current connection acknowledges frames (it answered the handshake). */
+    synchronized boolean acknowledging() {
+        return acks == Acks.ON;
+    }
+
+    /**
+     * Waits (bounded) until accepted frames have been handed to the socket and the kept ones acknowledged (or the
+     * collector was found not to acknowledge), then closes. The spans of kept frames still not acknowledged then
+     * count as dropped.
+     */
     synchronized void close(long timeoutMillis) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         boolean connected = state == State.CONNECTED;
         state = State.CLOSED; // from here on a failure is not reported and nothing reconnects
         if (connected) {
-            while (flush() && (!pending.isEmpty() || transport.hasUnsentBytes())
+            while (exchange() && (frames.hasPending() || transport.hasUnsentBytes()
+                    || acks != Acks.OFF && frames.keptBytes() > 0)
                     && System.currentTimeMillis() < deadline) {
                 LockSupport.parkNanos(1_000_000L);
             }
         }
         onDown("closed");
+        frames.dropAll();
     }
 
     static void closeQuietly(SocketChannel channel) {

@@ -21,8 +21,11 @@ interface CollectorTransport {
     /** Hands unsent bytes to the socket; true when none are left. */
     boolean flush() throws IOException;
 
-    /** Reads and drops what the collector sent (it never answers); false at the end of the stream. */
-    boolean discardInbound() throws IOException;
+    /**
+     * Reads what the collector wrote (replies and acknowledgements) into {@code into}, as much as it holds; returns
+     * the bytes read, or -1 at the end of the stream once nothing is left.
+     */
+    int read(ByteBuffer into) throws IOException;
 
     /** Closes the socket (after a TLS close_notify, if the socket takes it at once). */
     void close();

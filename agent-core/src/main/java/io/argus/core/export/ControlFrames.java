@@ -16,6 +16,7 @@ final class ControlFrames {
     private ControlFrames() {
     }
 
+    /** Asks for acknowledgements: an older collector ignores the field and never writes back. */
     static byte[] handshake(AgentSettings settings, String agentVersion, long startTimeMillis) {
         ProtoWriter out = new ProtoWriter(256);
         out.beginFrame();
@@ -29,6 +30,7 @@ final class ControlFrames {
         out.writeUInt64(HANDSHAKE_PID, AgentSettings.pid());
         out.writeUInt64(HANDSHAKE_START_TIME_MS, startTimeMillis);
         out.writeString(HANDSHAKE_RUNTIME_VERSION, System.getProperty("java.version", ""));
+        out.writeBool(HANDSHAKE_ACKS, true);
         out.endMessage(handshake);
         return out.endFrame();
     }

@@ -26,6 +26,8 @@ public final class Exporter implements Runnable {
 
     /** Longest sleep while written bytes wait for room in the socket. */
     private static final long WRITING_PARK_NANOS = 10_000_000L;
+    /** Longest sleep while written span frames wait for their acknowledgement. */
+    private static final long ACK_PARK_NANOS = 50_000_000L;
     /** Longest sleep while a connect is in progress. */
     private static final long CONNECTING_PARK_NANOS = 50_000_000L;
     /** Longest sleep otherwise: a collector that closed the connection is noticed within this while idle. */
@@ -101,8 +103,9 @@ public final class Exporter implements Runnable {
                 }
             }
             CollectorConnection created = new CollectorConnection(settings.collectorAddresses,
-                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()),
-                    settings.maxPendingBytes, settings.maxBackoffMillis, tls, settings.collectorTls.verifyHostname);
+                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()), true, counters,
+                    settings.maxPendingBytes, settings.maxUnackedBytes, CollectorConnection.REPLY_TIMEOUT_MILLIS,
+                    settings.maxBackoffMillis, tls, settings.collectorTls.verifyHostname);
             created.start();
             connection = created;
         } catch (Throwable t) {
@@ -121,7 +124,7 @@ public final class Exporter implements Runnable {
             try {
                 CollectorConnection connection = this.connection;
                 if (connection != null) {
-                    connection.poll(); // connect, reconnect, write what is pending, drop inbound bytes
+                    connection.poll(); // connect, reconnect, write what is pending, read acknowledgements
                 }
                 long now = System.nanoTime();
                 boolean canSend = canSend(connection);
@@ -193,6 +196,8 @@ public final class Exporter implements Runnable {
         switch (connection.pollState()) {
             case WRITING:
                 return WRITING_PARK_NANOS;
+            case AWAITING_ACKS:
+                return ACK_PARK_NANOS;
             case CONNECTING:
                 return CONNECTING_PARK_NANOS;
             case HANDSHAKING:
@@ -234,9 +239,8 @@ public final class Exporter implements Runnable {
             return n;
         }
         try {
-            if (connection != null && connection.send(encoder.encode(batch))) {
-                counters.sentSpans.addAndGet(n);
-            } else {
+            // taken: the connection counts the spans as sent once the collector acknowledges them
+            if (connection == null || !connection.sendSpans(encoder.encode(batch), n)) {
                 counters.droppedSpans.addAndGet(n);
             }
         } catch (Exception e) {
@@ -279,6 +283,8 @@ public final class Exporter implements Runnable {
         }
         sink.gauge("agent.spans.sent", counters.sentSpans.get());
         sink.gauge("agent.spans.dropped", counters.droppedSpans.get());
+        sink.gauge("agent.spans.resent", counters.resentSpans.get());
+        sink.gauge("agent.spans.unacked", counters.unackedSpans.get());
         sink.gauge("agent.metrics.dropped", counters.droppedMetricBatches.get());
         sink.gauge("agent.advice.errors", counters.adviceErrors.get());
         sink.gauge("agent.queue.size", queue.size());

@@ -7,10 +7,7 @@ import java.nio.channels.SocketChannel;
 /** Frames written to the socket as they are. */
 final class PlainTransport implements CollectorTransport {
 
-    private static final int READ_BUFFER_BYTES = 512;
-
     private final SocketChannel channel;
-    private final ByteBuffer discard = ByteBuffer.allocate(READ_BUFFER_BYTES);
 
     PlainTransport(SocketChannel channel) {
         this.channel = channel;
@@ -37,13 +34,8 @@ final class PlainTransport implements CollectorTransport {
     }
 
     @Override
-    public boolean discardInbound() throws IOException {
-        int read;
-        do {
-            discard.clear();
-            read = channel.read(discard);
-        } while (read > 0);
-        return read >= 0;
+    public int read(ByteBuffer into) throws IOException {
+        return into.hasRemaining() ? channel.read(into) : 0;
     }
 
     @Override

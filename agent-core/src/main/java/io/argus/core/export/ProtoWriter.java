@@ -70,6 +70,10 @@ final class ProtoWriter {
         }
     }
 
+    void writeBool(int field, boolean value) {
+        writeUInt64(field, value ? 1 : 0);
+    }
+
     void writeInt32(int field, int value) {
         writeUInt64(field, value);
     }

@@ -12,8 +12,8 @@ import javax.net.ssl.SSLParameters;
 
 /**
  * TLS over the non-blocking socket with the JDK's {@link SSLEngine}: frames are wrapped into TLS records that
- * wait in {@link #netOut} while the socket's send buffer is full, inbound records are unwrapped and dropped. The
- * handshake's delegated tasks (certificate checks) run on the calling exporter thread.
+ * wait in {@link #netOut} while the socket's send buffer is full, inbound records are unwrapped into {@link #appIn}
+ * for {@link #read}. The handshake's delegated tasks (certificate checks) run on the calling exporter thread.
  */
 final class TlsTransport implements CollectorTransport {
 
@@ -25,7 +25,7 @@ final class TlsTransport implements CollectorTransport {
     private ByteBuffer netOut;
     /** Encrypted bytes from the socket not unwrapped yet, in write mode. */
     private ByteBuffer netIn;
-    /** Decrypted inbound bytes, dropped. */
+    /** Decrypted inbound bytes not read yet, in write mode. */
     private ByteBuffer appIn;
 
     /**
@@ -120,7 +120,6 @@ final class TlsTransport implements CollectorTransport {
             netIn.flip();
             SSLEngineResult result;
             try {
-                appIn.clear(); // the collector sends no data the agent needs
                 result = engine.unwrap(netIn, appIn);
             } finally {
                 netIn.compact();
@@ -129,8 +128,10 @@ final class TlsTransport implements CollectorTransport {
                 case OK:
                     return true;
                 case BUFFER_OVERFLOW:
-                    appIn = ByteBuffer.allocate(Math.max(appIn.capacity() * 2,
+                    ByteBuffer grown = ByteBuffer.allocate(Math.max(appIn.capacity() * 2,
                             engine.getSession().getApplicationBufferSize()));
+                    appIn.flip();
+                    appIn = grown.put(appIn);
                     break;
                 case BUFFER_UNDERFLOW:
                     if (!netIn.hasRemaining()) {
@@ -170,19 +171,39 @@ final class TlsTransport implements CollectorTransport {
     }
 
     @Override
-    public boolean discardInbound() throws IOException {
-        try {
-            while (unwrap()) {
-                SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
-                if (status == SSLEngineResult.HandshakeStatus.NEED_TASK
-                        || status == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
-                    handshake(); // after a session ticket or a key update
-                }
+    public int read(ByteBuffer into) throws IOException {
+        int read = 0;
+        while (true) {
+            read += take(into);
+            if (!into.hasRemaining()) {
+                return read;
             }
-            return true;
-        } catch (EOFException closed) {
-            return false;
+            try {
+                if (!unwrap()) {
+                    return read;
+                }
+            } catch (EOFException closed) {
+                read += take(into);
+                return read > 0 ? read : -1; // the end comes once what the collector wrote before it is read
+            }
+            SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
+            if (status == SSLEngineResult.HandshakeStatus.NEED_TASK
+                    || status == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                handshake(); // after a session ticket or a key update
+            }
         }
+    }
+
+    /** Moves decrypted bytes into {@code into}, as many as it holds. */
+    private int take(ByteBuffer into) {
+        appIn.flip();
+        int n = Math.min(appIn.remaining(), into.remaining());
+        int limit = appIn.limit();
+        appIn.limit(appIn.position() + n);
+        into.put(appIn);
+        appIn.limit(limit);
+        appIn.compact();
+        return n;
     }
 
     @Override

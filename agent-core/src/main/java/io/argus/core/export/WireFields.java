@@ -20,6 +20,12 @@ final class WireFields {
     static final int HANDSHAKE_PID = 7;
     static final int HANDSHAKE_START_TIME_MS = 8;
     static final int HANDSHAKE_RUNTIME_VERSION = 9;
+    static final int HANDSHAKE_ACKS = 10;
+
+    static final int COLLECTOR_FRAME_HANDSHAKE_REPLY = 1;
+    static final int COLLECTOR_FRAME_ACK = 2;
+    static final int HANDSHAKE_REPLY_ACKS = 1;
+    static final int ACK_SEQUENCE = 1;
 
     static final int TAG_KEY = 1;
     static final int TAG_VALUE = 2;

@@ -150,6 +150,19 @@ class AgentConfigTest {
                 .isEqualTo(2000);
     }
 
+    @Test
+    void maxUnackedBytesIsBoundedWithAClearErrorForBadValues() {
+        assertThat(settings().maxUnackedBytes).isEqualTo(8 << 20);
+        assertThat(settings("argus.exporter.maxUnackedBytes", "1048576").maxUnackedBytes).isEqualTo(1 << 20);
+        String log = capturingErr(() -> {
+            assertThat(settings("argus.exporter.maxUnackedBytes", "1000").maxUnackedBytes).isEqualTo(8 << 20);
+            assertThat(settings("argus.exporter.maxUnackedBytes", "8MB").maxUnackedBytes).isEqualTo(8 << 20);
+        });
+        assertThat(log).contains("invalid value '1000' for argus.exporter.maxUnackedBytes: expected a whole number"
+                + " from 65536 to 1073741824; using the default 8388608")
+                .contains("invalid value '8MB' for argus.exporter.maxUnackedBytes");
+    }
+
     private static AgentSettings settings(String... kv) {
         return new AgentSettings(new AgentConfig(props(kv), new HashMap<>(), props()));
     }

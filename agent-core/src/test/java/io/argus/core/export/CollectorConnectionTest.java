@@ -5,23 +5,23 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
+import static io.argus.core.export.ConnectionHarness.await;
+import static io.argus.core.export.ConnectionHarness.count;
+import static io.argus.core.export.ConnectionHarness.listen;
+import static io.argus.core.export.ConnectionHarness.readFrame;
+import static io.argus.core.export.FakeCollector.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -34,34 +34,16 @@ class CollectorConnectionTest {
 
     private static final byte[] HANDSHAKE = {0, 0, 0, 2, 8, 1};
 
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-    private PrintStream originalErr;
-    private Thread driver;
-    private volatile boolean driving;
-    private volatile long slowestPollNanos;
+    private final ConnectionHarness harness = new ConnectionHarness();
 
     @BeforeEach
     void captureAgentLog() {
-        originalErr = System.err;
-        final PrintStream original = originalErr;
-        System.setErr(new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (log) {
-                    log.write(b);
-                }
-                original.write(b);
-            }
-        }, true));
+        harness.captureAgentLog();
     }
 
     @AfterEach
     void restore() throws InterruptedException {
-        driving = false;
-        if (driver != null) {
-            driver.join(5000);
-        }
-        System.setErr(originalErr);
+        harness.stop();
     }
 
     /** Polls the connection every 10 ms, like the exporter's idle loop. */
@@ -69,60 +51,12 @@ class CollectorConnectionTest {
         return started(new CollectorConnection("127.0.0.1", port, HANDSHAKE, maxPendingBytes, maxBackoffMillis));
     }
 
-    private CollectorConnection started(final CollectorConnection connection) {
-        connection.start();
-        driving = true;
-        driver = new Thread(() -> {
-            while (driving) {
-                long start = System.nanoTime();
-                connection.poll();
-                slowestPollNanos = Math.max(slowestPollNanos, System.nanoTime() - start);
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "test-exporter");
-        driver.setDaemon(true);
-        driver.start();
-        return connection;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return probe.getLocalPort();
-        }
-    }
-
-    private static ServerSocket listen(int port) throws IOException {
-        ServerSocket server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-        server.setSoTimeout(10_000);
-        return server;
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as(what).isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    private CollectorConnection started(CollectorConnection connection) {
+        return harness.drive(connection);
     }
 
     private String log() {
-        synchronized (log) {
-            return new String(log.toByteArray(), StandardCharsets.UTF_8);
-        }
-    }
-
-    private static int count(String text, String part) {
-        int n = 0;
-        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-            n++;
-        }
-        return n;
+        return harness.log();
     }
 
     private static byte[] frame(int payloadBytes, int marker) {
@@ -134,17 +68,6 @@ class CollectorConnectionTest {
         for (int i = 4; i < frame.length; i++) {
             frame[i] = (byte) (marker + i);
         }
-        return frame;
-    }
-
-    private static byte[] readFrame(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        byte[] frame = new byte[4 + length];
-        frame[0] = (byte) (length >>> 24);
-        frame[1] = (byte) (length >>> 16);
-        frame[2] = (byte) (length >>> 8);
-        frame[3] = (byte) length;
-        in.readFully(frame, 4, length);
         return frame;
     }
 
@@ -284,7 +207,7 @@ class CollectorConnectionTest {
                 Thread.sleep(200); // polls while stalled neither block nor drop the connection
                 assertThat(connection.isConnected()).isTrue();
                 assertThat(connection.pendingBytes()).isLessThanOrEqualTo(maxPending + payload + 4);
-                assertThat(TimeUnit.NANOSECONDS.toMillis(slowestPollNanos)).as("poll never blocks").isLessThan(500);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(harness.slowestPollNanos())).as("poll never blocks").isLessThan(500);
 
                 // the collector reads again: every accepted frame arrives, in order, and sends resume
                 for (int i = 0; i < accepted; i++) {
@@ -316,8 +239,7 @@ class CollectorConnectionTest {
                 while (accepted < 10_000 && connection.send(frame(payload, accepted))) {
                     accepted++;
                 }
-                driving = false; // the exporter thread has stopped; close() alone must flush
-                driver.join(5000);
+                harness.stopDriving(); // the exporter thread has stopped; close() alone must flush
                 assertThat(connection.pendingBytes()).as("bytes the stalled collector has not taken").isPositive();
 
                 // a collector that starts reading late: close flushes everything, then closes
@@ -400,7 +322,7 @@ class CollectorConnectionTest {
                 await("connect timed out", () -> log().contains("connect timed out after 3000 ms"));
                 assertThat(connection.isConnected()).isFalse();
                 assertThat(connection.send(frame(1, 1))).isFalse();
-                assertThat(TimeUnit.NANOSECONDS.toMillis(slowestPollNanos)).as("poll never blocks").isLessThan(500);
+                assertThat(TimeUnit.NANOSECONDS.toMillis(harness.slowestPollNanos())).as("poll never blocks").isLessThan(500);
             } finally {
                 connection.close(1000);
                 for (Socket filler : fillers) {

@@ -8,9 +8,13 @@ import io.argus.core.metrics.LatencyBuckets;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
+import com.google.protobuf.UnknownFieldSet;
+import io.argus.protocol.Ack;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
+import io.argus.protocol.CollectorFrame;
 import io.argus.protocol.Frame;
+import io.argus.protocol.HandshakeReply;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanKind;
@@ -18,6 +22,8 @@ import io.argus.protocol.SpanStatus;
 import io.argus.protocol.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +33,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The agent writes the wire format by hand; the generated classes must read it back exactly. */
 class WireFormatTest {
@@ -159,6 +166,7 @@ class WireFormatTest {
         assertThat(handshake.getHandshake().getAgentVersion()).isEqualTo("1.2.3");
         assertThat(handshake.getHandshake().getStartTimeMs()).isEqualTo(1234);
         assertThat(handshake.getHandshake().getPid()).isPositive();
+        assertThat(handshake.getHandshake().getAcks()).as("asks for acknowledgements").isTrue();
 
         CallMetricsTable server = new CallMetricsTable(10);
         server.record("GET", "/a", 200, 2_000_000, false);
@@ -222,5 +230,71 @@ class WireFormatTest {
         assertThat(batch.getCalls(0).getKind()).isEqualTo(CallMetricKind.CALL_METRIC_KIND_DB);
         assertThat(batch.getCalls(0).getMethod()).isEqualTo("INSERT");
         assertThat(batch.getCalls(0).getTarget()).isEqualTo("h2:mem:test");
+    }
+
+    /** A collector frame as the collector writes it: the generated classes, then the 4-byte length prefix. */
+    private static byte[] collectorFrame(CollectorFrame frame) {
+        byte[] body = frame.toByteArray();
+        return ByteBuffer.allocate(4 + body.length).putInt(body.length).put(body).array();
+    }
+
+    /** Feeds {@code bytes} to the reader in pieces of {@code piece} bytes; returns what it decoded, in order. */
+    private static List<String> read(ReplyReader reader, byte[] bytes, int piece) throws IOException {
+        final List<String> events = new ArrayList<>();
+        ReplyReader.Handler handler = new ReplyReader.Handler() {
+            @Override
+            public void handshakeReply(boolean acks) {
+                events.add("reply acks=" + acks);
+            }
+
+            @Override
+            public void acknowledged(long sequence) {
+                events.add("ack " + sequence);
+            }
+        };
+        for (int i = 0; i < bytes.length; i += piece) {
+            reader.buffer().put(bytes, i, Math.min(piece, bytes.length - i));
+            reader.decode(handler);
+        }
+        return events;
+    }
+
+    /** The collector's frames, written by the generated classes, read by the agent's hand-written decoder. */
+    @Test
+    void collectorFramesDecodeByHand() throws Exception {
+        ByteArrayOutputStream stream = new ByteArrayOutputStream();
+        stream.write(collectorFrame(CollectorFrame.newBuilder()
+                .setHandshakeReply(HandshakeReply.newBuilder().setAcks(true)).build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder().setAck(Ack.newBuilder().setSequence(1)).build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder().setAck(Ack.newBuilder().setSequence(300)).build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder()
+                .setAck(Ack.newBuilder().setSequence(Long.MAX_VALUE)).build()));
+        // a later collector's fields are skipped: unknown fields of every wire type in both messages
+        UnknownFieldSet later = UnknownFieldSet.newBuilder()
+                .addField(9, UnknownFieldSet.Field.newBuilder().addVarint(5).addFixed64(6).addFixed32(7)
+                        .addLengthDelimited(com.google.protobuf.ByteString.copyFromUtf8("more")).build())
+                .build();
+        stream.write(collectorFrame(CollectorFrame.newBuilder()
+                .setAck(Ack.newBuilder().setSequence(301).setUnknownFields(later)).setUnknownFields(later).build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder().setHandshakeReply(HandshakeReply.getDefaultInstance())
+                .build()));
+        byte[] bytes = stream.toByteArray();
+
+        List<String> expected = List.of("reply acks=true", "ack 1", "ack 300", "ack " + Long.MAX_VALUE, "ack 301",
+                "reply acks=false");
+        assertThat(read(new ReplyReader(), bytes, bytes.length)).isEqualTo(expected);
+        for (int piece : new int[] {1, 2, 3, 5, 7}) {
+            assertThat(read(new ReplyReader(), bytes, piece)).as("in pieces of " + piece).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void bytesThatAreNoCollectorFramesAreRefused() {
+        assertThatThrownBy(() -> read(new ReplyReader(), ByteBuffer.allocate(4).putInt(1 << 20).array(), 4))
+                .isInstanceOf(IOException.class).hasMessageContaining("frame of 1048576 bytes");
+        assertThatThrownBy(() -> read(new ReplyReader(), new byte[] {0, 0, 0, 2, 0x12, 0x05}, 6))
+                .isInstanceOf(IOException.class).hasMessageContaining("runs past its end");
+        assertThatThrownBy(() -> read(new ReplyReader(), new byte[] {0, 0, 0, 2, 0x08, (byte) 0x80}, 6))
+                .isInstanceOf(IOException.class).hasMessageContaining("ends inside a number");
     }
 }

@@ -12,7 +12,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Sends each validated frame where it belongs: span and metric batches to the {@link IngestSink}, handshakes and
- * heartbeats to the {@link AgentRegistry} (and, as session events, to the sink).
+ * heartbeats to the {@link AgentRegistry} (and, as session events, to the sink). A batch goes with its frame's
+ * callback, which the sink runs once the batch is durable; a heartbeat's runs once it is routed.
  *
  * <p>When the store's queue is full the connection stops reading (TCP pushes back on the agent, whose own
  * bounded queue then drops and counts) and the batches already decoded wait here, in order, until the store
@@ -39,9 +40,11 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (IngestAttributes.rejected(ctx.channel()) || !(msg instanceof Frame frame)) {
+        if (IngestAttributes.rejected(ctx.channel()) || !(msg instanceof AcceptedFrame accepted)) {
             return;
         }
+        Frame frame = accepted.frame();
+        Runnable handedOn = accepted.handedOn();
         AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
         switch (frame.getBodyCase()) {
             case HANDSHAKE -> {
@@ -51,14 +54,17 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
             case SPANS -> {
                 registry.spans(session, frame.getSpans().getSpansCount());
                 if (frame.getSpans().getSpansCount() > 0) {
-                    store(ctx, () -> sink.offerSpans(session.source(), frame.getSpans()));
+                    store(ctx, () -> sink.offerSpans(session.source(), frame.getSpans(), handedOn));
+                } else {
+                    handedOn.run();
                 }
             }
-            case METRICS -> store(ctx, () -> sink.offerMetrics(session.source(), frame.getMetrics()));
+            case METRICS -> store(ctx, () -> sink.offerMetrics(session.source(), frame.getMetrics(), handedOn));
             case HEARTBEAT -> {
                 registry.heartbeat(session, frame.getHeartbeat());
                 lastHeartbeat = frame.getHeartbeat();
                 sink.agentEvent(event(AgentEvent.Type.HEARTBEAT, session));
+                handedOn.run();
             }
             default -> {
                 // the validator lets nothing else through

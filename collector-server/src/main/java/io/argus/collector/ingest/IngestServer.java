@@ -13,6 +13,8 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.codec.protobuf.ProtobufEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -22,8 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The agent-facing TCP server. Pipeline per connection, one job per stage: TLS when configured (handshake
  * failures logged, counted, closed), then the gate (closes while the sink cannot hand data on), then idle
- * timeout, then length-prefixed framing (size-capped), then protobuf decoding, then validation, then routing to
- * the sink and registry, then rejection handling (log, count, close).
+ * timeout, then length-prefixed framing (size-capped) and, outbound, the length prefix of what the collector writes
+ * back, then protobuf decoding and encoding, then validation, then acknowledgements (numbering frames, answering
+ * agents that asked), then routing to the sink and registry, then rejection handling (log, count, close).
  */
 public final class IngestServer implements AutoCloseable {
     private final ChannelGroup channels;
@@ -40,6 +43,8 @@ public final class IngestServer implements AutoCloseable {
             throws InterruptedException {
         RejectionHandler rejections = new RejectionHandler(metrics);
         FrameProtobufDecoder protobuf = new FrameProtobufDecoder(metrics);
+        LengthFieldPrepender prepender = new LengthFieldPrepender(4);
+        ProtobufEncoder encoder = new ProtobufEncoder();
         ChannelGroup channels = new DefaultChannelGroup("argus-ingest", GlobalEventExecutor.INSTANCE);
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 512, channels, tls, "ingest", ch -> {
             metrics.connectionOpened();
@@ -48,8 +53,11 @@ public final class IngestServer implements AutoCloseable {
                     .addLast("gate", new SinkGate(sink, metrics))
                     .addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                     .addLast("framer", new IngestFrameDecoder(maxFrameBytes))
+                    .addLast("prepender", prepender)
                     .addLast("protobuf", protobuf)
+                    .addLast("encoder", encoder)
                     .addLast("validator", new FrameValidator(token, maxBatchEntries, metrics))
+                    .addLast("acks", new FrameAcknowledger())
                     .addLast("router", new FrameRouter(sink, registry, metrics))
                     .addLast("rejections", rejections);
         }).childOption(ChannelOption.SO_KEEPALIVE, true);
@@ -60,6 +68,17 @@ public final class IngestServer implements AutoCloseable {
 
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * Stops accepting connections and reading frames; the connections stay open, so that what was read can still be
+     * handed on and acknowledged before {@link #close}.
+     */
+    public void stopReading() {
+        serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        for (Channel ch : channels) {
+            ch.config().setAutoRead(false);
+        }
     }
 
     /** Stops accepting and closes every agent connection. */

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -126,43 +127,48 @@ public final class KafkaSink implements IngestSink {
         return sink;
     }
 
+    /** {@code handedOn} runs once Kafka acknowledged every record of the batch. */
     @Override
-    public boolean offerSpans(Source source, SpanBatch batch) {
+    public boolean offerSpans(Source source, SpanBatch batch, Runnable handedOn) {
         if (!roomForMore()) {
             return false;
         }
         int n = batch.getSpansCount();
+        Handoff handoff = new Handoff(n, handedOn);
         List<Outgoing> out = new ArrayList<>(n);
         long bytes = 0;
         for (int i = 0; i < n; i++) {
             Span span = batch.getSpans(i);
-            Outgoing o = new Outgoing(RecordTopic.SPANS, RecordEncoder.spanKey(span), encoder.span(source, span));
+            Outgoing o = new Outgoing(RecordTopic.SPANS, RecordEncoder.spanKey(span), encoder.span(source, span),
+                    handoff);
             out.add(o);
             bytes += o.size();
         }
-        return publish(out, bytes);
+        return publish(out, bytes, handoff);
     }
 
+    /** {@code handedOn} runs once Kafka acknowledged every record of the batch. */
     @Override
-    public boolean offerMetrics(Source source, MetricBatch batch) {
+    public boolean offerMetrics(Source source, MetricBatch batch, Runnable handedOn) {
         if (!roomForMore()) {
             return false;
         }
+        Handoff handoff = new Handoff(batch.getCallsCount() + batch.getJvmCount(), handedOn);
         List<Outgoing> out = new ArrayList<>(batch.getCallsCount() + batch.getJvmCount());
         long bytes = 0;
         byte[] callKey = RecordEncoder.callKey(source);
         for (CallMetric cell : batch.getCallsList()) {
-            Outgoing o = new Outgoing(RecordTopic.CALLS, callKey, encoder.call(source, batch, cell));
+            Outgoing o = new Outgoing(RecordTopic.CALLS, callKey, encoder.call(source, batch, cell), handoff);
             out.add(o);
             bytes += o.size();
         }
         byte[] instanceKey = RecordEncoder.instanceKey(source);
         for (Gauge gauge : batch.getJvmList()) {
-            Outgoing o = new Outgoing(RecordTopic.JVM, instanceKey, encoder.jvm(source, batch, gauge));
+            Outgoing o = new Outgoing(RecordTopic.JVM, instanceKey, encoder.jvm(source, batch, gauge), handoff);
             out.add(o);
             bytes += o.size();
         }
-        return publish(out, bytes);
+        return publish(out, bytes, handoff);
     }
 
     /** Whether a batch could be taken now; checked before encoding it, since a refused offer is retried. */
@@ -173,15 +179,46 @@ public final class KafkaSink implements IngestSink {
     @Override
     public void agentEvent(AgentEvent event) {
         Outgoing o = new Outgoing(RecordTopic.AGENTS, RecordEncoder.instanceKey(event.source()),
-                encoder.agent(event));
-        if (unavailable != null || !publish(List.of(o), o.size())) {
+                encoder.agent(event), null);
+        if (unavailable != null || !publish(List.of(o), o.size(), null)) {
             dropped[RecordTopic.AGENTS.ordinal()].increment();
         }
     }
 
-    private record Outgoing(RecordTopic topic, byte[] key, byte[] value) {
+    /** One record; {@code handoff} is that of its batch, {@code null} for a session event nobody waits for. */
+    private record Outgoing(RecordTopic topic, byte[] key, byte[] value, Handoff handoff) {
         long size() {
             return key.length + value.length;
+        }
+    }
+
+    /**
+     * The records of one batch that Kafka has not acknowledged yet: at the last acknowledgement the batch is handed
+     * on. A record refused for its own sake (too large) is counted and logged and still ends its batch: sending it
+     * again would fail the same way. A record lost because the cluster failed never ends it, so the agent, whose
+     * connection the node then closes, sends the batch again elsewhere.
+     */
+    private static final class Handoff {
+        private final AtomicInteger left;
+        private final Runnable handedOn;
+        private volatile boolean lost;
+
+        Handoff(int records, Runnable handedOn) {
+            this.left = new AtomicInteger(records);
+            this.handedOn = handedOn;
+        }
+
+        void recordDone(Exception e) {
+            if (e != null && !(e instanceof RecordTooLargeException)) {
+                lost = true;
+            }
+            if (left.decrementAndGet() == 0 && !lost) {
+                try {
+                    handedOn.run();
+                } catch (RuntimeException failure) {
+                    LOG.log(Level.FINE, "hand-off callback failed", failure); // the producer's accounting goes on
+                }
+            }
         }
     }
 
@@ -191,9 +228,15 @@ public final class KafkaSink implements IngestSink {
      * gave up waiting for metadata, as it does while the cluster is gone), the rest of the batch is parked and
      * handed on in order once the producer takes records again: what was accepted stays accepted.
      */
-    private boolean publish(List<Outgoing> out, long bytes) {
+    private boolean publish(List<Outgoing> out, long bytes, Handoff handoff) {
         if (closed || !parked.isEmpty()) {
             return false;
+        }
+        if (out.isEmpty()) {
+            if (handoff != null) {
+                handoff.handedOn.run(); // a metric batch without cells or gauges: nothing to wait for
+            }
+            return true;
         }
         long now = pendingBytes.addAndGet(bytes);
         if (now > settings.bufferBytes() && now != bytes) {
@@ -276,20 +319,23 @@ public final class KafkaSink implements IngestSink {
     }
 
     private void acknowledged(Outgoing o, Exception e) {
-        pendingBytes.addAndGet(-o.size());
-        pendingRecords.decrementAndGet();
         int t = o.topic().ordinal();
         if (e == null) {
             lastProgressNanos.set(System.nanoTime());
             published[t].increment();
-            return;
+        } else {
+            failed[t].increment();
+            FAILURES.warn(o.topic(), "Kafka refused a record for " + topics[t] + " (" + o.size() + " bytes): " + e);
+            if (!(e instanceof RecordTooLargeException)) {
+                // a refusal of the cluster, not of this one record: stop taking data until it answers again
+                markUnavailable("publishing to " + topics[t] + " failed: " + e.getMessage());
+            }
         }
-        failed[t].increment();
-        FAILURES.warn(o.topic(), "Kafka refused a record for " + topics[t] + " (" + o.size() + " bytes): " + e);
-        if (!(e instanceof RecordTooLargeException)) {
-            // a refusal of the cluster, not of this one record: stop taking data until it answers again
-            markUnavailable("publishing to " + topics[t] + " failed: " + e.getMessage());
+        if (o.handoff() != null) {
+            o.handoff().recordDone(e); // before the pending count drops: a flush returns after the hand-off
         }
+        pendingBytes.addAndGet(-o.size());
+        pendingRecords.decrementAndGet();
     }
 
     private void markUnavailable(String reason) {

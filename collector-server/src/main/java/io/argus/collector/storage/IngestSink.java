@@ -12,14 +12,32 @@ import java.time.Duration;
  */
 public interface IngestSink extends AutoCloseable {
 
+    /** For a batch whose hand-off nobody waits for. */
+    Runnable NO_CALLBACK = () -> { };
+
+    /** {@link #offerSpans(Source, SpanBatch, Runnable)} with nobody waiting for the hand-off. */
+    default boolean offerSpans(Source source, SpanBatch batch) {
+        return offerSpans(source, batch, NO_CALLBACK);
+    }
+
     /**
      * Hands a validated batch on. Must not block: returns {@code false} when the sink's bounded queue is full, and
      * the caller then retries later (the ingest side pauses reading meanwhile).
+     *
+     * <p>Once the batch is accepted, {@code handedOn} runs (on any thread, once) when its content is durable: in the
+     * commit that holds it, or acknowledged by the message bus for every record. A batch that fails for good (a
+     * failed write, a record the bus refuses) runs it too, once the loss is counted: sending it again would fail the
+     * same way. It never runs for a batch the sink still holds when it stops.
      */
-    boolean offerSpans(Source source, SpanBatch batch);
+    boolean offerSpans(Source source, SpanBatch batch, Runnable handedOn);
 
-    /** Like {@link #offerSpans}: non-blocking, {@code false} when the queue is full. */
-    boolean offerMetrics(Source source, MetricBatch batch);
+    /** {@link #offerMetrics(Source, MetricBatch, Runnable)} with nobody waiting for the hand-off. */
+    default boolean offerMetrics(Source source, MetricBatch batch) {
+        return offerMetrics(source, batch, NO_CALLBACK);
+    }
+
+    /** Like {@link #offerSpans(Source, SpanBatch, Runnable)}: non-blocking, {@code false} when the queue is full. */
+    boolean offerMetrics(Source source, MetricBatch batch, Runnable handedOn);
 
     /** An agent connected, sent a heartbeat or disconnected. Best effort; the default ignores it. */
     default void agentEvent(AgentEvent event) {

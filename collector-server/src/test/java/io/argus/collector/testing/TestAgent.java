@@ -1,10 +1,12 @@
 package io.argus.collector.testing;
 
+import io.argus.protocol.CollectorFrame;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Handshake;
 import io.argus.protocol.Heartbeat;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,6 +69,41 @@ public final class TestAgent implements AutoCloseable {
         return send(Frame.newBuilder().setHandshake(handshake(service, instance)).build());
     }
 
+    /** A handshake that asks for acknowledgements; the collector's answer is left for {@link #read}. */
+    public TestAgent helloWithAcks(String service, String instance) throws IOException {
+        return send(Frame.newBuilder().setHandshake(handshake(service, instance).toBuilder().setAcks(true)).build());
+    }
+
+    /** The next frame the collector wrote back; {@code null} when none comes within the timeout. */
+    public CollectorFrame read(long timeoutMillis) throws IOException {
+        socket.setSoTimeout((int) timeoutMillis);
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        try {
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            return CollectorFrame.parseFrom(body);
+        } catch (SocketTimeoutException e) {
+            return null;
+        }
+    }
+
+    /** Reads acknowledgements until one covers frame {@code sequence}; fails after the timeout. */
+    public void awaitAck(long sequence, long timeoutMillis) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        long acked = 0;
+        while (acked < sequence) {
+            long left = deadline - System.currentTimeMillis();
+            CollectorFrame f = left > 0 ? read(left) : null;
+            if (f == null) {
+                throw new AssertionError("frame " + sequence + " not acknowledged within " + timeoutMillis
+                        + " ms (acknowledged: " + acked + ")");
+            }
+            if (f.hasAck()) {
+                acked = f.getAck().getSequence();
+            }
+        }
+    }
+
     public TestAgent send(Frame frame) throws IOException {
         byte[] body = frame.toByteArray();
         out.writeInt(body.length);
@@ -110,7 +147,8 @@ public final class TestAgent implements AutoCloseable {
 
     /**
      * True when the server closed the connection within the timeout: the read sees end of stream or a
-     * reset. The collector never writes to agents, so any read result means closed.
+     * reset. The collector writes nothing to an agent that did not ask for acknowledgements, so any read result
+     * means closed.
      */
     public boolean closedByServer(long timeoutMillis) throws IOException {
         socket.setSoTimeout((int) timeoutMillis);

@@ -223,7 +223,8 @@ public final class MonitoredApp {
             if (counters == null) {
                 return; // T or a peer agent
             }
-            for (String name : new String[] {"sentSpans", "droppedSpans", "adviceErrors"}) {
+            report("argus_sentSpans", Long.toString(taken(counters)));
+            for (String name : new String[] {"droppedSpans", "adviceErrors"}) {
                 Object value = counters.getClass().getField(name).get(counters);
                 report("argus_" + name, value.toString());
             }
@@ -255,11 +256,25 @@ public final class MonitoredApp {
             if (counters == null) {
                 return null;
             }
-            return new long[] {((Number) counters.getClass().getField("sentSpans").get(counters)).longValue(),
+            return new long[] {taken(counters),
                     ((Number) counters.getClass().getField("droppedSpans").get(counters)).longValue()};
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Spans the exporter handed on: those the collector acknowledged ({@code sentSpans}) and those the connection
+     * holds until it does ({@code unackedSpans}, absent from agents that predate acknowledgements).
+     */
+    private static long taken(Object counters) throws ReflectiveOperationException {
+        long taken = ((Number) counters.getClass().getField("sentSpans").get(counters)).longValue();
+        try {
+            taken += ((Number) counters.getClass().getField("unackedSpans").get(counters)).longValue();
+        } catch (NoSuchFieldException olderAgent) {
+            // sent when written
+        }
+        return taken;
     }
 
     private static long allocatedBytes() {

@@ -1,27 +1,22 @@
 package io.argus.scaleout.kafka;
 
 import io.argus.perf.harness.DownloadCache;
+import io.argus.perf.harness.MavenFetch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Apache Kafka's broker jars ({@code org.apache.kafka:kafka_2.13} and its runtime dependencies, plus the
- * log4j binding of its SLF4J logging), fetched from Maven Central on first use by a Maven subprocess
- * ({@code dependency:copy-dependencies}) into {@code <home>/lib} and cached. A finished fetch leaves
- * {@value #COMPLETE}, so an interrupted one is redone.
+ * log4j binding of its SLF4J logging), fetched from Maven Central on first use into {@code <home>/lib} and cached
+ * ({@link MavenFetch}).
  */
 public final class KafkaInstall {
-    static final String COMPLETE = "lib.complete";
     /** The log4j version Kafka's broker is built with; only its SLF4J 1.x binding is added. */
     static final String LOG4J_VERSION = "2.24.3";
 
@@ -72,7 +67,7 @@ public final class KafkaInstall {
     }
 
     public boolean ready() {
-        return Files.isRegularFile(home.resolve(COMPLETE));
+        return MavenFetch.complete(home);
     }
 
     /** Fetches the jars unless they are cached; returns the number of jars. */
@@ -86,45 +81,13 @@ public final class KafkaInstall {
     }
 
     private void fetch(PrintStream log) throws IOException, InterruptedException {
-        Files.createDirectories(home);
-        Path pom = home.resolve("pom.xml");
-        Files.writeString(pom, pom(version), StandardCharsets.UTF_8);
-        Path out = home.resolve("fetch.log");
-        List<String> cmd = new ArrayList<>(List.of(maven(), "-B", "-q", "-f", pom.toString(),
-                "org.apache.maven.plugins:maven-dependency-plugin:" + buildProperty("dependency-plugin.version")
-                        + ":copy-dependencies",
-                "-DoutputDirectory=" + lib(), "-DincludeScope=runtime"));
-        // the build's own local repository when it tells us (never a shared one behind its back)
-        String repo = System.getProperty("argus.maven.repo.local");
-        if (repo != null && !repo.isBlank()) {
-            cmd.add("-Dmaven.repo.local=" + repo);
-        }
+        MavenFetch fetch = new MavenFetch(pom(version), home.resolve("pom.xml"), lib(), home.resolve("fetch.log"));
+        String plugin = buildProperty("dependency-plugin.version");
         log.println("[argus-scale-out] fetching Apache Kafka " + version + " from Maven Central into " + lib()
-                + " (once; about 30 MB): " + String.join(" ", cmd));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(20, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new IOException("fetching Kafka took more than 20 minutes; see " + out);
-        }
-        if (p.exitValue() != 0) {
-            throw new IOException("fetching Kafka failed (mvn exit " + p.exitValue() + "); see " + out + ":\n"
-                    + String.join("\n", tail(out)));
-        }
-        if (!Files.isRegularFile(lib().resolve("kafka_2.13-" + version + ".jar"))) {
-            throw new IOException("Maven finished but " + lib() + " holds no kafka_2.13-" + version + ".jar");
-        }
-        Files.writeString(home.resolve(COMPLETE), version + System.lineSeparator());
-    }
-
-    /** {@code $MAVEN_CMD}, else mvn from the PATH. */
-    private static String maven() {
-        String m = System.getenv("MAVEN_CMD");
-        return m != null && !m.isBlank() ? m : "mvn";
-    }
-
-    private static List<String> tail(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file);
-        return lines.subList(Math.max(0, lines.size() - 20), lines.size());
+                + " (once; about 30 MB): " + String.join(" ", fetch.command(plugin)));
+        fetch.copy(plugin);
+        fetch.expect("kafka_2.13-" + version + ".jar");
+        MavenFetch.markComplete(home, version);
     }
 
     static String pom(String version) {

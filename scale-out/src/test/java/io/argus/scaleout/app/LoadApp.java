@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A service under load, run with the agent: an HTTP server (JDK) called over HttpURLConnection from
- * {@code threads} threads for {@code seconds} seconds; each request makes a server span (the calls start no trace
- * of their own, so they add no client span). Prints
- * {@code LOAD DONE requests=N} and then idles (the agent keeps sending heartbeats) until killed.
+ * {@code threads} threads for {@code seconds} seconds; each request the server handles makes a server span (the
+ * calls start no trace of their own, so they add no client span). Prints
+ * {@code LOAD DONE requests=N failures=F handled=H} (H: requests the server handled, the spans made) and then idles
+ * (the agent keeps sending heartbeats) until killed.
  *
  * <p>Arguments: {@code seconds threads}.
  */
@@ -27,7 +28,9 @@ public final class LoadApp {
         long seconds = Long.parseLong(args[0]);
         int threads = Integer.parseInt(args[1]);
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        AtomicLong handled = new AtomicLong();
         server.createContext("/work", exchange -> {
+            handled.incrementAndGet();
             byte[] body = "ok".getBytes(StandardCharsets.US_ASCII);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -61,7 +64,8 @@ public final class LoadApp {
         for (Thread t : workers) {
             t.join();
         }
-        System.out.println("LOAD DONE requests=" + requests.get() + " failures=" + failures.get());
+        System.out.println("LOAD DONE requests=" + requests.get() + " failures=" + failures.get() + " handled="
+                + handled.get());
         Thread.sleep(Long.MAX_VALUE);
     }
 }

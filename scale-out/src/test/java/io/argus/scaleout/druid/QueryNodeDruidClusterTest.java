@@ -192,6 +192,52 @@ class QueryNodeDruidClusterTest {
         }
     }
 
+    /**
+     * An agent sent a frame again after a lost acknowledgement, and both ingest collectors published it: the spans of
+     * a failed trace are in Druid twice. Trace by id, the trace list and trace search show and count each once.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE - 1) // stores spans twice, which the other tests do not expect
+    void aSpanStoredTwiceIsShownAndCountedOnce() throws Exception {
+        long from = fleet.startMs + 10 * 60_000;
+        long to = fleet.startMs + 20 * 60_000;
+        List<SyntheticFleet.Span> trace = tracesStartingIn(from, to).stream().filter(t -> errorSpans(t) > 0)
+                .findFirst().orElseThrow();
+        String again = trace.stream().map(s -> FleetRecords.text(FleetRecords.span(s)))
+                .collect(Collectors.joining("\n"));
+        druid.api().awaitTask(druid.api().submitTask(specs.inlineBatchTask(specs.datasources().spans(), again)),
+                INGEST_TIMEOUT);
+        awaitCount(specs.datasources().spans(), "COUNT(*)", fleet.spanCount() + trace.size());
+        String id = trace.get(0).traceId();
+        try (Collector c = queryNode("argus-")) {
+            JsonNode spans = get(c, "/api/traces/" + id).path("spans");
+            assertThat(spans).hasSize(trace.size());
+            List<String> spanIds = new ArrayList<>();
+            spans.forEach(s -> spanIds.add(s.path("spanId").asText()));
+            assertThat(spanIds).containsExactlyInAnyOrderElementsOf(
+                    trace.stream().map(SyntheticFleet.Span::spanId).toList());
+
+            List<JsonNode> found = new ArrayList<>();
+            get(c, "/api/traces?from=" + from + "&to=" + to + "&limit=1000&status=error").forEach(h -> {
+                if (h.path("traceId").asText().equals(id)) {
+                    found.add(h);
+                }
+            });
+            assertThat(found).hasSize(1);
+            assertThat(found.get(0).path("spanCount").asLong()).isEqualTo(trace.size());
+            assertThat(found.get(0).path("errorCount").asLong()).isEqualTo(errorSpans(trace));
+
+            List<JsonNode> listed = new ArrayList<>();
+            get(c, "/api/traces?limit=" + TRACES).forEach(t -> {
+                if (t.path("traceId").asText().equals(id)) {
+                    listed.add(t);
+                }
+            });
+            assertThat(listed).hasSize(1);
+            assertThat(listed.get(0).path("spanCount").asLong()).isEqualTo(trace.size());
+        }
+    }
+
     @Test
     @Order(Integer.MAX_VALUE) // adds agents the other tests do not expect
     void anAgentIsConnectedUntilItDisconnects() throws Exception {

@@ -7,6 +7,9 @@ import com.google.protobuf.ByteString;
 import io.argus.collector.Collector;
 import io.argus.collector.CollectorConfig;
 import io.argus.collector.kafka.KafkaSettings;
+import io.argus.collector.kafka.KafkaSink;
+import io.argus.collector.record.RecordTopic;
+import io.argus.collector.storage.Source;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
 import io.argus.protocol.CallMetric;
@@ -27,6 +30,8 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -161,6 +166,53 @@ class KafkaIngestIT {
                             .containsExactly("00000000000012340000000000000079");
                 }
             }
+        }
+    }
+
+    /**
+     * Acknowledgements of an ingest node: the sink hands a batch on once Kafka acknowledged each of its records; over
+     * the wire, an acknowledged frame is in its topic. A record too large for Kafka is counted as a failure and its
+     * frame acknowledged anyway (sending it again would fail the same way), so the frames after it are too.
+     */
+    @Test
+    void framesAreAcknowledgedOnceKafkaHoldsEveryRecord() throws Exception {
+        try (Collector c = BrokerSupport.startIngest(broker, "ack-")) {
+            KafkaSink sink = (KafkaSink) c.sink();
+            SpanBatch.Builder direct = SpanBatch.newBuilder();
+            for (int i = 1; i <= 50; i++) {
+                direct.addSpans(Spans.simple(0xd1L, i));
+            }
+            CompletableFuture<Long> publishedAtHandOff = new CompletableFuture<>();
+            assertThat(sink.offerSpans(new Source("direct", "direct-1"), direct.build(),
+                    () -> publishedAtHandOff.complete(sink.published(RecordTopic.SPANS)))).isTrue();
+            assertThat(publishedAtHandOff.get(60, TimeUnit.SECONDS)).as("acknowledged by Kafka first")
+                    .isGreaterThanOrEqualTo(50);
+
+            SpanBatch.Builder acked = SpanBatch.newBuilder();
+            for (int i = 1; i <= 100; i++) {
+                acked.addSpans(Spans.span(0xacL, 0x1L, i, 0, SpanKind.SPAN_KIND_SERVER, "GET /acked", T0 + i, 1,
+                        SpanStatus.SPAN_STATUS_OK));
+            }
+            Span big = Spans.span(0xacL, 0x2L, 0x1L, 0, SpanKind.SPAN_KIND_SERVER, "big", T0, 1,
+                    SpanStatus.SPAN_STATUS_OK, "payload", "x".repeat(1_500_000));
+            try (TestAgent agent = new TestAgent(c.ingestPort())) {
+                agent.helloWithAcks("acked", "acked-1");
+                assertThat(agent.read(10_000).getHandshakeReply().getAcks()).isTrue();
+                agent.spans(acked.build())
+                        .spans(SpanBatch.newBuilder().addSpans(big).build())
+                        .heartbeat(Heartbeat.newBuilder().setTimestampMs(1_764_000_011_000L).build())
+                        .spans(SpanBatch.newBuilder().addSpans(Spans.span(0xacL, 0x3L, 0x1L, 0,
+                                SpanKind.SPAN_KIND_SERVER, "GET /after", T0, 1, SpanStatus.SPAN_STATUS_OK)).build());
+                agent.awaitAck(4, 60_000);
+                try (TopicReader spans = new TopicReader(broker.bootstrapServers(), "ack-spans")) {
+                    // acknowledged: every record is in the topic already
+                    List<TopicReader.Rec> got = spans.until(r -> r.size() >= 151, Duration.ofSeconds(10));
+                    assertThat(got.stream().filter(r -> r.value().get("service").asText().equals("acked")))
+                            .hasSize(101);
+                }
+            }
+            assertThat(BrokerSupport.get(c.httpUrl() + "metrics").body())
+                    .contains("argus_kafka_publish_failures_total{topic=\"ack-spans\"} 1.0");
         }
     }
 

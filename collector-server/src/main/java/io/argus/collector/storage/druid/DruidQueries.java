@@ -45,10 +45,15 @@ final class DruidQueries {
         return '"' + identifier + '"';
     }
 
-    /** {@code /api/traces/{id}}: every span of one trace (sorted by start afterwards). */
+    /**
+     * {@code /api/traces/{id}}: every span of one trace (sorted by start afterwards), each once. A span stored twice
+     * (an agent sent again what a lost collector had not acknowledged) is two equal rows: grouped by every column
+     * (the tags as their JSON text), they are one.
+     */
     DruidStatement trace(String traceIdHex) {
-        return new DruidStatement("SELECT span_id, parent_span_id, service, instance, kind, name, start_ns, duration_ns,"
-                + " status, tags FROM " + quoted(ds.spans()) + " WHERE trace_id = ?", List.of(traceIdHex));
+        String columns = "span_id, parent_span_id, service, instance, kind, name, start_ns, duration_ns, status";
+        return new DruidStatement("SELECT " + columns + ", TO_JSON_STRING(tags) AS tags FROM " + quoted(ds.spans())
+                + " WHERE trace_id = ? GROUP BY " + columns + ", TO_JSON_STRING(tags)", List.of(traceIdHex));
     }
 
     /**
@@ -70,11 +75,16 @@ final class DruidQueries {
         return new DruidStatement(sql.toString(), params);
     }
 
-    /** {@code /api/traces}, step two: the span count of each listed trace. */
+    /**
+     * {@code /api/traces} and trace search, step two: the spans and failed spans of each listed trace, a span stored
+     * twice (sent again after a lost acknowledgement) counted once: grouped by (trace id, span id) first.
+     */
     DruidStatement spanCounts(List<String> traceIds) {
         String marks = marks(traceIds.size());
-        return new DruidStatement("SELECT trace_id, COUNT(*) AS span_count FROM " + quoted(ds.spans())
-                + " WHERE trace_id IN (" + marks + ") GROUP BY trace_id", new ArrayList<>(traceIds));
+        return new DruidStatement("SELECT trace_id, COUNT(*) AS span_count, SUM(failed) AS errors FROM"
+                + " (SELECT trace_id, span_id, MAX(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS failed FROM "
+                + quoted(ds.spans()) + " WHERE trace_id IN (" + marks + ") GROUP BY trace_id, span_id)"
+                + " GROUP BY trace_id", new ArrayList<>(traceIds));
     }
 
     /**
@@ -236,7 +246,9 @@ final class DruidQueries {
      * {@code /api/traces} with search parameters: per trace its span and error counts and its root (the earliest
      * root span, or the earliest span while no root is stored), filtered on the root, the errors and the tags of any
      * span. With a range, the spans read are those of the range widened by {@link #SKEW_MS} on each side; along an
-     * edge, those of the traces {@link #edgeTraces} found.
+     * edge, those of the traces {@link #edgeTraces} found. A span stored twice counts twice here (counting distinct
+     * spans over every trace of a range would cost a nested query); the traces found are counted again by
+     * {@link #spanCounts}. Which traces match does not depend on it.
      *
      * @param edgeTraceIds the traces along {@code q.edge()}; ignored without an edge
      */

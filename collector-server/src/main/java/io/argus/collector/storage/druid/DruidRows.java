@@ -179,13 +179,21 @@ final class DruidRows {
     }
 
     /** Trace search hits, in the order Druid sorted them. */
-    List<TraceSearchHit> searchHits(List<JsonNode> rows) {
+    /**
+     * The search's rows, with the span and error counts of {@code counts} (each span once) where it has the trace,
+     * else those of the row.
+     */
+    List<TraceSearchHit> searchHits(List<JsonNode> rows, List<JsonNode> counts) {
+        Map<String, JsonNode> distinct = new HashMap<>();
+        counts.forEach(c -> distinct.put(text(c, "trace_id"), c));
         List<TraceSearchHit> out = new ArrayList<>(rows.size());
         for (JsonNode r : rows) {
-            out.add(new TraceSearchHit(text(r, "trace_id"), text(r, "root_name"), text(r, "root_service"),
+            String id = text(r, "trace_id");
+            JsonNode c = distinct.getOrDefault(id, r);
+            out.add(new TraceSearchHit(id, text(r, "root_name"), text(r, "root_service"),
                     Math.floorDiv(r.path("root_start_ns").asLong(), 1_000_000L),
-                    r.path("root_duration_ns").asLong() / 1e6, r.path("span_count").asLong(),
-                    r.path("errors").asLong()));
+                    r.path("root_duration_ns").asLong() / 1e6, c.path("span_count").asLong(),
+                    c.path("errors").asLong()));
         }
         return out;
     }

@@ -141,7 +141,11 @@ public final class DruidStorage implements QueryStore, AgentStore, AgentDirector
             }
         }
         DruidStatement statement = queries.searchTraces(search, edgeTraces);
-        return rows.searchHits(orEmpty(() -> client.query(statement)));
+        List<JsonNode> hits = orEmpty(() -> client.query(statement));
+        List<String> ids = new ArrayList<>();
+        hits.forEach(r -> ids.add(r.path("trace_id").asText()));
+        List<JsonNode> counts = ids.isEmpty() ? List.of() : orEmpty(() -> client.query(queries.spanCounts(ids)));
+        return rows.searchHits(hits, counts);
     }
 
     @Override

@@ -176,14 +176,16 @@ public final class DuckDbStorage implements Storage {
 
     // ---------------------------------------------------------------- writes
 
+    /** {@code handedOn} runs after the commit of the write cycle that holds the batch. */
     @Override
-    public boolean offerSpans(Source source, SpanBatch batch) {
-        return !closed && queue.offer(new WriteTask.Spans(source, batch));
+    public boolean offerSpans(Source source, SpanBatch batch, Runnable handedOn) {
+        return !closed && queue.offer(new WriteTask.Spans(source, batch, handedOn));
     }
 
+    /** {@code handedOn} runs after the commit of the write cycle that holds the batch. */
     @Override
-    public boolean offerMetrics(Source source, MetricBatch batch) {
-        return !closed && queue.offer(new WriteTask.Metrics(source, batch));
+    public boolean offerMetrics(Source source, MetricBatch batch, Runnable handedOn) {
+        return !closed && queue.offer(new WriteTask.Metrics(source, batch, handedOn));
     }
 
     @Override
@@ -259,9 +261,10 @@ public final class DuckDbStorage implements Storage {
                       SELECT DISTINCT trace_id_high, trace_id_low FROM spans WHERE start_epoch_nanos >= ?),
                     """);
         }
+        // a span stored twice (an agent sent again what a lost collector had not acknowledged) counts once
         sql.append("""
                 t AS (
-                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(*) AS span_count,
+                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(DISTINCT span_id) AS span_count,
                          arg_min({'name': name, 'service': service, 'start': start_epoch_nanos,
                                   'dur': duration_nanos},
                                  (parent_span_id IS NOT NULL, start_epoch_nanos)) AS root
@@ -302,13 +305,10 @@ public final class DuckDbStorage implements Storage {
         });
     }
 
+    /** Each span once, also one stored twice (sent again after a lost acknowledgement). */
     @Override
     public Optional<TraceDetail> trace(long high, long low) {
-        List<SpanRecord> spans = query("""
-                SELECT span_id, parent_span_id, service, instance, kind, name, start_epoch_nanos,
-                       duration_nanos, status, tags
-                FROM spans WHERE trace_id_high = ? AND trace_id_low = ?
-                ORDER BY start_epoch_nanos, span_id""", ps -> {
+        List<SpanRecord> spans = query(TRACE, ps -> {
             ps.setLong(1, high);
             ps.setLong(2, low);
         }, rs -> {
@@ -332,6 +332,12 @@ public final class DuckDbStorage implements Storage {
         });
         return spans.isEmpty() ? Optional.empty() : Optional.of(new TraceDetail(Ids.traceIdHex(high, low), spans));
     }
+
+    static final String TRACE = """
+            SELECT span_id, parent_span_id, service, instance, kind, name, start_epoch_nanos,
+                   duration_nanos, status, tags
+            FROM (SELECT DISTINCT ON (span_id) * FROM spans WHERE trace_id_high = ? AND trace_id_low = ?)
+            ORDER BY start_epoch_nanos, span_id""";
 
     private Map<String, String> tags(String text) {
         if (text == null || text.isEmpty()) {

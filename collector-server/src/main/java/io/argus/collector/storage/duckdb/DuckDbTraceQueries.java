@@ -122,10 +122,11 @@ final class DuckDbTraceQueries {
             }
             text.append("),\n");
         }
+        // a span stored twice (sent again after a lost acknowledgement) counts once
         text.append("""
                 t AS (
-                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(*) AS span_count,
-                         count(*) FILTER (WHERE status = 'ERROR') AS errors,
+                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(DISTINCT span_id) AS span_count,
+                         count(DISTINCT span_id) FILTER (WHERE status = 'ERROR') AS errors,
                          arg_min({'name': name, 'service': service, 'start': start_epoch_nanos,
                                   'dur': duration_nanos, 'route': json_extract_string(tags, '/http.route')},
                                  (parent_span_id IS NOT NULL, start_epoch_nanos)) AS root""");

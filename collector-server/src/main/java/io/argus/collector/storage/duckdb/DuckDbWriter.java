@@ -116,6 +116,7 @@ final class DuckDbWriter implements Runnable {
     public void run() {
         List<CompletableFuture<Void>> barriers = new ArrayList<>();
         boolean stop = false;
+        List<Runnable> handedOn = new ArrayList<>();
         try {
             openAppenders();
             while (!stop) {
@@ -139,6 +140,9 @@ final class DuckDbWriter implements Runnable {
                     }
                     rows += write(task);
                     cycleRows += task.rows();
+                    if (task instanceof WriteTask.Data data) {
+                        handedOn.add(data.handedOn());
+                    }
                     queue.done(task);
                     if (rows >= maxRowsPerCycle) {
                         break;
@@ -155,6 +159,7 @@ final class DuckDbWriter implements Runnable {
                 if (rows > 0) {
                     writeTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 }
+                handOn(handedOn);
                 for (CompletableFuture<Void> barrier : barriers) {
                     barrier.complete(null);
                 }
@@ -166,6 +171,7 @@ final class DuckDbWriter implements Runnable {
             LOG.log(Level.SEVERE, "storage writer failed; spans are no longer stored", e);
         } finally {
             commit();
+            handOn(handedOn);
             closeAppenders();
             checkpoint();
             try {
@@ -178,6 +184,21 @@ final class DuckDbWriter implements Runnable {
                 barrier.complete(null);
             }
         }
+    }
+
+    /**
+     * After a cycle's commit: tells whoever waits (the ingest connection acknowledging the frame) that its batches
+     * are stored, or, if the commit failed, that their loss is counted.
+     */
+    private static void handOn(List<Runnable> handedOn) {
+        for (Runnable r : handedOn) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "hand-off callback failed", e);
+            }
+        }
+        handedOn.clear();
     }
 
     /** Appends one task to the current cycle; a failure rolls the whole cycle back. */

@@ -1,6 +1,7 @@
 package io.argus.collector.storage.duckdb;
 
 import io.argus.collector.storage.AgentInfo;
+import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
@@ -13,14 +14,23 @@ sealed interface WriteTask {
     /** Rows this task adds to the tables (its weight in the bounded queue). */
     int rows();
 
-    record Spans(Source source, SpanBatch batch) implements WriteTask {
+    /** A batch of data; {@code handedOn} runs once the cycle that holds it has ended. */
+    sealed interface Data extends WriteTask {
+        Runnable handedOn();
+    }
+
+    record Spans(Source source, SpanBatch batch, Runnable handedOn) implements Data {
+        Spans(Source source, SpanBatch batch) {
+            this(source, batch, IngestSink.NO_CALLBACK);
+        }
+
         @Override
         public int rows() {
             return batch.getSpansCount();
         }
     }
 
-    record Metrics(Source source, MetricBatch batch) implements WriteTask {
+    record Metrics(Source source, MetricBatch batch, Runnable handedOn) implements Data {
         @Override
         public int rows() {
             return batch.getCallsCount() + batch.getJvmCount();

@@ -18,10 +18,13 @@ class DruidQueriesTest {
     private final ObjectMapper json = new ObjectMapper();
 
     @Test
-    void traceById() {
+    void traceByIdHasEachSpanOnce() {
         DruidStatement s = queries.trace("4bf92f3577b34da6a3ce929d0e0e4736");
+        // a span stored twice is two equal rows: grouped by every column they are one
         assertThat(s.sql()).isEqualTo("SELECT span_id, parent_span_id, service, instance, kind, name, start_ns,"
-                + " duration_ns, status, tags FROM \"argus-spans\" WHERE trace_id = ?");
+                + " duration_ns, status, TO_JSON_STRING(tags) AS tags FROM \"argus-spans\" WHERE trace_id = ?"
+                + " GROUP BY span_id, parent_span_id, service, instance, kind, name, start_ns, duration_ns, status,"
+                + " TO_JSON_STRING(tags)");
         assertThat(s.parameters()).containsExactly("4bf92f3577b34da6a3ce929d0e0e4736");
     }
 
@@ -39,10 +42,11 @@ class DruidQueriesTest {
     }
 
     @Test
-    void spanCountsBindOneParameterPerTrace() {
+    void spanCountsCountEachSpanOnceAndBindOneParameterPerTrace() {
         DruidStatement s = queries.spanCounts(List.of("a", "b", "c"));
-        assertThat(s.sql()).isEqualTo("SELECT trace_id, COUNT(*) AS span_count FROM \"argus-spans\""
-                + " WHERE trace_id IN (?, ?, ?) GROUP BY trace_id");
+        assertThat(s.sql()).isEqualTo("SELECT trace_id, COUNT(*) AS span_count, SUM(failed) AS errors FROM"
+                + " (SELECT trace_id, span_id, MAX(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS failed"
+                + " FROM \"argus-spans\" WHERE trace_id IN (?, ?, ?) GROUP BY trace_id, span_id) GROUP BY trace_id");
         assertThat(s.parameters()).containsExactly("a", "b", "c");
     }
 

@@ -218,14 +218,16 @@ class DruidRowsTest {
     }
 
     @Test
-    void searchHitsKeepDruidsOrder() throws Exception {
+    void searchHitsKeepDruidsOrderAndTakeTheCountsOfEachSpanOnce() throws Exception {
         List<TraceSearchHit> hits = rows.searchHits(parse("""
-                [{"trace_id":"b","span_count":4,"errors":1,"root_name":"GET /orders","root_service":"orders",
+                [{"trace_id":"b","span_count":4,"errors":2,"root_name":"GET /orders","root_service":"orders",
                   "root_start_ns":1764000000123456789,"root_duration_ns":2500000},
                  {"trace_id":"a","span_count":1,"errors":0,"root_name":"load","root_service":"stock",
-                  "root_start_ns":1764000000000000000,"root_duration_ns":1000}]"""));
+                  "root_start_ns":1764000000000000000,"root_duration_ns":1000}]"""),
+                // b holds one failed span twice
+                parse("[{\"trace_id\":\"b\",\"span_count\":3,\"errors\":1}]"));
         assertThat(hits).containsExactly(
-                new TraceSearchHit("b", "GET /orders", "orders", 1_764_000_000_123L, 2.5, 4, 1),
+                new TraceSearchHit("b", "GET /orders", "orders", 1_764_000_000_123L, 2.5, 3, 1),
                 new TraceSearchHit("a", "load", "stock", 1_764_000_000_000L, 0.001, 1, 0));
     }
 

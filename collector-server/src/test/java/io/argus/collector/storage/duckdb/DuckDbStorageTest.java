@@ -4,8 +4,12 @@ import static io.argus.collector.testing.Spans.span;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.argus.collector.storage.Ids;
+import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.Source;
+import io.argus.collector.storage.TagFilter;
 import io.argus.collector.storage.TraceQuery;
+import io.argus.collector.storage.TraceSearch;
+import io.argus.collector.storage.TraceSearchHit;
 import io.argus.collector.storage.TraceSummary;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
@@ -21,13 +25,46 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The DuckDB store on its own: the recent-traces query and the on-disk layout. */
+/** The DuckDB store on its own: the recent-traces query, spans stored twice, and the on-disk layout. */
 class DuckDbStorageTest {
     static final long MS = 1_000_000L;
     static final long BASE = 1_700_000_000_000L * MS;
 
     @TempDir
     Path dir;
+
+    /**
+     * An agent sends again what a lost collector had not acknowledged; when that collector had stored it, the store
+     * holds those spans twice. The queries show each once.
+     */
+    @Test
+    void aSpanStoredTwiceIsShownAndCountedOnce() {
+        try (DuckDbStorage storage = DuckDbStorage.open(dir, 10_000, new SimpleMeterRegistry())) {
+            Source a = new Source("a", "a-1");
+            SpanBatch batch = SpanBatch.newBuilder()
+                    .addSpans(span(5, 6, 100, 0, SpanKind.SPAN_KIND_SERVER, "GET /twice", BASE, 5 * MS,
+                            SpanStatus.SPAN_STATUS_OK, "http.route", "/twice"))
+                    .addSpans(span(5, 6, 101, 100, SpanKind.SPAN_KIND_CLIENT, "SELECT db", BASE + MS, MS,
+                            SpanStatus.SPAN_STATUS_ERROR, "db.system", "h2"))
+                    .build();
+            assertThat(storage.offerSpans(a, batch)).isTrue();
+            assertThat(storage.offerSpans(a, batch)).isTrue();
+            assertThat(storage.offerSpans(a, SpanBatch.newBuilder().addSpans(batch.getSpans(1)).build())).isTrue();
+            assertThat(storage.flush(Duration.ofSeconds(10))).isTrue();
+
+            assertThat(storage.trace(5, 6).orElseThrow().spans()).extracting(SpanRecord::spanId)
+                    .containsExactly(Ids.spanIdHex(100), Ids.spanIdHex(101));
+            assertThat(storage.traces(new TraceQuery(null, 0, 10))).singleElement()
+                    .satisfies(t -> assertThat(t.spanCount()).isEqualTo(2));
+            List<TraceSearchHit> hits = storage.searchTraces(new TraceSearch(null, null, TraceSearch.Status.ERROR, 0,
+                    Long.MAX_VALUE, null, List.of(new TagFilter("db.system", "h2")), null, TraceSearch.Sort.TIME,
+                    10));
+            assertThat(hits).singleElement().satisfies(h -> {
+                assertThat(h.spanCount()).isEqualTo(2);
+                assertThat(h.errorCount()).isEqualTo(1);
+            });
+        }
+    }
 
     @Test
     void recentTracesWithMoreTracesThanTheLimit() {

@@ -152,6 +152,23 @@ class WriteGroupingTest {
     }
 
     @Test
+    void aBatchIsHandedOnByTheCommitThatHoldsIt() throws Exception {
+        startWriter(1_000_000, HOUR_MILLIS);
+        CompletableFuture<Long> rowsAtHandOff = new CompletableFuture<>();
+        assertThat(queue.offer(new WriteTask.Spans(SOURCE, batch(6), () -> {
+            try {
+                rowsAtHandOff.complete(rowsInTable());
+            } catch (Exception e) {
+                rowsAtHandOff.completeExceptionally(e);
+            }
+        }))).isTrue();
+        Thread.sleep(300);
+        assertThat(rowsAtHandOff).as("the cycle is open: not committed, not handed on").isNotDone();
+        queue.put(new WriteTask.Flush(new CompletableFuture<>()));
+        assertThat(rowsAtHandOff.get(20, TimeUnit.SECONDS)).as("committed before it is handed on").isEqualTo(6);
+    }
+
+    @Test
     void theStopCommitsTheOpenCycle() throws Exception {
         startWriter(1_000_000, HOUR_MILLIS);
         for (int i = 0; i < 20; i++) {
