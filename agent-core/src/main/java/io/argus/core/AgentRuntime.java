@@ -62,17 +62,13 @@ public final class AgentRuntime {
     /**
      * The part that must not wait: the owner classes' fields, from the plugins' manifests, so that a
      * class that loads before the agent is up still gets them. The bridge must be defined.
+     *
+     * @param manifestFields the fields the enabled plugins' manifests declare
      */
-    AgentRuntime(Instrumentation inst, AgentSettings settings) {
+    AgentRuntime(Instrumentation inst, List<FieldDeclaration> manifestFields) {
         this.inst = inst;
-        final AgentSettings pluginSettings = settings;
+        this.manifestFields = manifestFields;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
-        manifestFields = FieldManifest.read(agentLoader, new FieldManifest.PluginFilter() {
-            @Override
-            public boolean enabled(String pluginName) {
-                return pluginSettings.pluginEnabled(pluginName);
-            }
-        });
         fields.declare(manifestFields);
         ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, fields.owners(), transformedClasses);
     }

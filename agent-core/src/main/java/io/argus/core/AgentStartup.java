@@ -2,21 +2,28 @@ package io.argus.core;
 
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.FieldDeclaration;
+import io.argus.core.state.FieldManifest;
 
 import java.io.File;
 import java.lang.instrument.Instrumentation;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
  * The agent's entry point, called by {@code premain} and {@code agentmain} inside the agent's class
- * loader. On a normal start the application's main thread reads the configuration, creates two
- * threads and returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
+ * loader. On a normal start the application's main thread reads the configuration sources (for
+ * {@code argus.enabled}, the log level and {@code waitForInstrumentation}), creates two threads and
+ * returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
  * engine and the retransformation of the classes that loaded meanwhile) runs on {@code argus-start}.
- * That thread lowers its own priority ({@code argus.startup.niceness}), defines the bridge and
- * registers the owner classes' fields (cheap, and needed before the application's first requests),
- * then waits, asleep, for a core the application does not need ({@link SpareCpuGate}, at most
- * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. With {@code argus.startup.waitForInstrumentation=true},
- * and on a late attach, all of it runs on the calling thread, which returns when every probe is in.
+ * That thread reads the settings and, where an enabled plugin declares fields, defines the bridge and
+ * registers the owner classes' fields (needed before the application's first requests), then waits,
+ * asleep, for a core the application does not need ({@link SpareCpuGate}, at most
+ * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. Then
+ * it lowers its own priority ({@code argus.startup.niceness}) for the rest: the application may be
+ * busy again by then.
+ * With {@code argus.startup.waitForInstrumentation=true}, and on a late attach, all of it runs on the
+ * calling thread, which returns when every probe is in.
  * Must not reference the bridge: it runs before the bridge exists.
  */
 public final class AgentStartup {
@@ -31,27 +38,37 @@ public final class AgentStartup {
     private AgentStartup() {
     }
 
-    public static void begin(final Instrumentation inst, String args, File home, final File bridgeJar,
+    public static void begin(final Instrumentation inst, String args, final File home, final File bridgeJar,
                              final boolean lateAttach, final long startNanos) {
-        final AgentSettings settings = new AgentSettings(AgentConfig.load(home));
-        if (!settings.config.getBoolean("argus.enabled", true)) {
+        final AgentConfig config = AgentConfig.load(home);
+        AgentSettings.applyLogLevel(config);
+        if (!config.getBoolean("argus.enabled", true)) {
             AgentLog.info("disabled by configuration");
             return;
         }
-        if (lateAttach || settings.waitForInstrumentation) {
-            start(inst, bridgeJar, settings, startNanos, ON_CALLING_THREAD);
+        if (lateAttach || config.getBoolean(AgentSettings.WAIT_FOR_INSTRUMENTATION, false)) {
+            start(inst, home, bridgeJar, new AgentSettings(config), startNanos, ON_CALLING_THREAD);
             return;
         }
         final ThreadLauncher launcher = ThreadLauncher.start();
         Thread starter = new Thread(new Runnable() {
             @Override
             public void run() {
-                StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
                 try {
-                    AgentRuntime runtime = prepare(inst, bridgeJar, settings);
+                    // the settings in full (every key checked and reported) off the application's thread
+                    AgentSettings settings = new AgentSettings(config);
+                    List<FieldDeclaration> ownerFields = manifestFields(home, settings);
+                    // owner classes must get their fields before the application's first requests; the rest waits
+                    AgentRuntime runtime = ownerFields.isEmpty() ? null : prepare(inst, bridgeJar, ownerFields);
+                    long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
                     long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
                     if (AgentLog.isDebug()) {
-                        AgentLog.debug("start-up: waited " + waited + " ms for a spare core");
+                        AgentLog.debug("start-up: waited " + waited + " ms for a spare core; "
+                                + Thread.currentThread().getName() + " cpu before it " + cpuBeforeWait + " ms");
+                    }
+                    StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
+                    if (runtime == null) {
+                        runtime = prepare(inst, bridgeJar, ownerFields);
                     }
                     runtime.start(settings, startNanos, launcher);
                 } catch (Throwable t) {
@@ -69,19 +86,31 @@ public final class AgentStartup {
         }
     }
 
-    private static void start(Instrumentation inst, File bridgeJar, AgentSettings settings, long startNanos,
-                              Executor threadLauncher) {
+    private static void start(Instrumentation inst, File home, File bridgeJar, AgentSettings settings,
+                              long startNanos, Executor threadLauncher) {
         try {
-            prepare(inst, bridgeJar, settings).start(settings, startNanos, threadLauncher);
+            prepare(inst, bridgeJar, manifestFields(home, settings))
+                    .start(settings, startNanos, threadLauncher);
         } catch (Throwable t) {
             AgentLog.error("agent failed to start, the application runs without it", t);
         }
     }
 
-    /** The bridge, then the owner classes' fields: what must be in place before the agent waits. */
-    private static AgentRuntime prepare(Instrumentation inst, File bridgeJar, AgentSettings settings) throws Exception {
+    /** The fields the enabled plugins' manifests declare. */
+    private static List<FieldDeclaration> manifestFields(File home, final AgentSettings settings) {
+        return FieldManifest.read(home, AgentStartup.class.getClassLoader(), new FieldManifest.PluginFilter() {
+            @Override
+            public boolean enabled(String pluginName) {
+                return settings.pluginEnabled(pluginName);
+            }
+        });
+    }
+
+    /** The bridge, then the owner classes' fields. */
+    private static AgentRuntime prepare(Instrumentation inst, File bridgeJar, List<FieldDeclaration> ownerFields)
+            throws Exception {
         BridgeInstaller.install(inst, bridgeJar);
-        return new AgentRuntime(inst, settings);
+        return new AgentRuntime(inst, ownerFields);
     }
 
     static long threadCpuMillis() {

@@ -8,6 +8,7 @@ import io.argus.core.plugin.Probes;
 import io.argus.core.state.FieldManifest;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ class FieldManifestIT {
     void everyPluginsManifestListsTheFieldsItDeclares() throws Exception {
         AgentSettings defaults = new AgentSettings(new AgentConfig(new Properties(), new HashMap<>(), new Properties()));
         List<String> checked = new ArrayList<>();
+        List<FieldDeclaration> everyPlugin = new ArrayList<>();
         for (ArgusPlugin plugin : ServiceLoader.load(ArgusPlugin.class)) {
             Probes probes = new Probes(plugin.name(), defaults);
             plugin.instrument(probes);
@@ -46,7 +48,11 @@ class FieldManifestIT {
                         .as("%s: names itself in its manifest", plugin.name()).isEmpty();
             }
             checked.add(plugin.name());
+            everyPlugin.addAll(listed);
         }
         assertThat(checked).contains("jetty", "servlet", "tomcat", "executors", "jdk-http-client");
+        File joined = new File(System.getProperty("argus.agent.dir"), FieldManifest.JOINED);
+        assertThat(FieldManifest.read(joined.toURI().toURL(), name -> true)).as("the distribution's " + joined)
+                .containsExactlyInAnyOrderElementsOf(everyPlugin);
     }
 }

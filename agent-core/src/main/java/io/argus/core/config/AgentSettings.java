@@ -40,6 +40,7 @@ public final class AgentSettings {
     public final ExporterMode exporterMode;
     /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
     public final boolean blockWhenFull;
+    public static final String WAIT_FOR_INSTRUMENTATION = "argus.startup.waitForInstrumentation";
     public final boolean waitForInstrumentation;
     /** Nice increment for the agent's start-up thread on Linux; 0 leaves its priority alone. */
     public final int startThreadNiceness;
@@ -70,7 +71,7 @@ public final class AgentSettings {
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
-        this.waitForInstrumentation = config.getBoolean("argus.startup.waitForInstrumentation", false);
+        this.waitForInstrumentation = config.getBoolean(WAIT_FOR_INSTRUMENTATION, false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
@@ -108,6 +109,11 @@ public final class AgentSettings {
                     + " using the default collector");
             return ExporterMode.COLLECTOR;
         }
+    }
+
+    /** Sets the agent log's level from {@code argus.log.level}, before the settings are read in full. */
+    public static void applyLogLevel(AgentConfig config) {
+        AgentLog.setLevel(logLevel(config));
     }
 
     private static AgentLog.Level logLevel(AgentConfig config) {
@@ -180,8 +186,19 @@ public final class AgentSettings {
         return name == null || name.isEmpty() ? "localhost" : name;
     }
 
-    /** ProcessHandle on Java 9+ (cheap); the runtime MXBean on Java 8. */
+    /**
+     * On Linux from {@code /proc/self}, which loads nothing; else {@code ProcessHandle} on Java 9+ (whose
+     * first use starts a process reaper pool) and the runtime MXBean on Java 8.
+     */
     public static long pid() {
+        try {
+            java.nio.file.Path self = java.nio.file.Paths.get("/proc/self");
+            if (java.nio.file.Files.isSymbolicLink(self)) {
+                return Long.parseLong(java.nio.file.Files.readSymbolicLink(self).getFileName().toString());
+            }
+        } catch (Exception noProc) {
+            // below
+        }
         try {
             Class<?> handle = Class.forName("java.lang.ProcessHandle");
             Object current = handle.getMethod("current").invoke(null);

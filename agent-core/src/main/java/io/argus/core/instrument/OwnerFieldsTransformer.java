@@ -40,6 +40,9 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
         OwnerFieldsTransformer transformer = new OwnerFieldsTransformer(agentLoader, transformedClasses);
         transformer.add(inst, owners);
         inst.addTransformer(transformer, true);
+        if (!owners.isEmpty()) {
+            transformer.warmUp(owners.values().iterator().next());
+        }
         return transformer;
     }
 
@@ -86,6 +89,28 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
         } catch (Throwable t) {
             AgentLog.warn("could not add fields to " + className + "; its objects keep their state in the map", t);
             return null;
+        }
+    }
+
+    /**
+     * Runs one injection on a class of the agent's own, result dropped: the code it needs is loaded here,
+     * on the start-up thread, not while the application defines its first owner class (often on its
+     * first request).
+     */
+    private void warmUp(FieldRegistry.OwnerFields anyOwner) {
+        String name = WarmUp.class.getName().replace('.', '/');
+        byte[] classFile = ClassFiles.read(agentLoader, name + ".class");
+        if (classFile != null) {
+            new FieldInjection(anyOwner).inject(agentLoader, name, classFile, superTypes);
+        }
+    }
+
+    /** Only ever read as bytes, to warm the injection up. */
+    static final class WarmUp {
+        private Object value;
+
+        Object value() {
+            return value;
         }
     }
 

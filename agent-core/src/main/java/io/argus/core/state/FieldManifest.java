@@ -4,6 +4,7 @@ import io.argus.core.AgentLog;
 import io.argus.core.plugin.FieldDeclaration;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URL;
@@ -13,15 +14,18 @@ import java.util.Enumeration;
 import java.util.List;
 
 /**
- * The fields each plugin declares, read from its jar's {@value #RESOURCE} without loading the plugin:
- * the owner classes get their fields as they load even before the plugins themselves are loaded.
- * The file holds a {@code plugin <name>} line, then one line per field,
- * {@code <owner class> <field name> [long]}, as the plugin's {@code Probes.field}/{@code longField}
- * calls declare them; {@code #} starts a comment. A malformed line is reported and skipped.
+ * The fields each plugin declares, read without loading the plugin, so that owner classes get their
+ * fields as they load even before the plugins themselves are loaded. A plugin's jar holds its own in
+ * {@value #RESOURCE}: a {@code plugin <name>} line, then one line per field,
+ * {@code <owner class> <field name> [long]}, as its {@code Probes.field}/{@code longField} calls declare
+ * them; {@code #} starts a comment. The distribution joins them into one file, {@value #JOINED} under the
+ * agent's folder, read without opening a jar; without it (a test agent) they are read from the jars. A
+ * malformed line is reported and skipped.
  */
 public final class FieldManifest {
 
     public static final String RESOURCE = "META-INF/argus/fields";
+    public static final String JOINED = "lib/fields";
 
     /** Says whether a plugin is switched on. */
     public interface PluginFilter {
@@ -31,8 +35,21 @@ public final class FieldManifest {
     private FieldManifest() {
     }
 
+    /** The declarations of every enabled plugin: from {@code agentHome}'s joined file, else from {@code loader}'s jars. */
+    public static List<FieldDeclaration> read(File agentHome, ClassLoader loader, PluginFilter plugins) {
+        File joined = new File(agentHome, JOINED);
+        if (joined.isFile()) {
+            try {
+                return read(joined.toURI().toURL(), plugins);
+            } catch (IOException e) {
+                AgentLog.warn("cannot read " + joined + "; reading the plugins' own manifests", e);
+            }
+        }
+        return read(loader, plugins);
+    }
+
     /** The declarations of every enabled plugin on {@code loader}'s class path, in class path order. */
-    public static List<FieldDeclaration> read(ClassLoader loader, PluginFilter plugins) {
+    static List<FieldDeclaration> read(ClassLoader loader, PluginFilter plugins) {
         List<FieldDeclaration> declarations = new ArrayList<FieldDeclaration>();
         try {
             Enumeration<URL> manifests = loader.getResources(RESOURCE);
@@ -50,7 +67,7 @@ public final class FieldManifest {
         return declarations;
     }
 
-    /** The declarations of one manifest; none when its plugin is switched off. */
+    /** The declarations of one manifest (one plugin's, or several joined); none of a switched-off plugin. */
     public static List<FieldDeclaration> read(URL manifest, PluginFilter plugins) throws IOException {
         return parse(manifest.toString(), lines(manifest), plugins);
     }
@@ -58,6 +75,7 @@ public final class FieldManifest {
     static List<FieldDeclaration> parse(String source, List<String> lines, PluginFilter plugins) {
         List<FieldDeclaration> declarations = new ArrayList<FieldDeclaration>();
         String plugin = null;
+        boolean enabled = false;
         for (String raw : lines) {
             int hash = raw.indexOf('#');
             String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
@@ -65,13 +83,13 @@ public final class FieldManifest {
                 continue;
             }
             String[] parts = line.split("\\s+");
-            if (parts[0].equals("plugin") && parts.length == 2 && plugin == null) {
+            if (parts[0].equals("plugin") && parts.length == 2) {
                 plugin = parts[1];
-                if (!plugins.enabled(plugin)) {
-                    return declarations;
-                }
+                enabled = plugins.enabled(plugin);
             } else if (plugin != null && (parts.length == 2 || (parts.length == 3 && parts[2].equals("long")))) {
-                declarations.add(new FieldDeclaration(parts[0], parts[1], parts.length == 3));
+                if (enabled) {
+                    declarations.add(new FieldDeclaration(parts[0], parts[1], parts.length == 3));
+                }
             } else {
                 AgentLog.warn(source + ": '" + raw + "' is not " + (plugin == null ? "'plugin <name>'"
                         : "'<owner class> <field name> [long]'") + "; skipped");

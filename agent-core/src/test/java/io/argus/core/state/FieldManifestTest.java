@@ -29,4 +29,14 @@ class FieldManifestTest {
                 name -> !name.equals("web"))).isEmpty();
         assertThat(FieldManifest.parse("test", List.of("com.example.Request web.span"), name -> true)).isEmpty();
     }
+
+    @Test
+    void aJoinedFileHoldsOneSectionPerPlugin() {
+        List<FieldDeclaration> fields = FieldManifest.parse("joined", List.of(
+                "plugin web", "com.example.Request web.span",
+                "plugin off", "com.example.Other off.span",
+                "plugin db", "com.example.Statement db.sql"), name -> !name.equals("off"));
+        assertThat(fields).containsExactly(new FieldDeclaration("com.example.Request", "web.span", false),
+                new FieldDeclaration("com.example.Statement", "db.sql", false));
+    }
 }
