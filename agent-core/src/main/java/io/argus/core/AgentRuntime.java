@@ -58,10 +58,15 @@ public final class AgentRuntime {
     private final AtomicLong transformedClasses = new AtomicLong();
     private final List<FieldDeclaration> manifestFields;
     private final OwnerFieldsTransformer ownerFields;
+    /** The JDK's owner classes, which get their fields once the agent has waited for a spare core. */
+    private final Map<String, FieldRegistry.OwnerFields> jdkOwners = new HashMap<String, FieldRegistry.OwnerFields>();
 
     /**
-     * The part that must not wait: the owner classes' fields, from the plugins' manifests, so that a
-     * class that loads before the agent is up still gets them. The bridge must be defined.
+     * The part that must not wait: the library owner classes' fields, from the plugins' manifests, so
+     * that a request class that loads before the agent is up still gets them. The JDK's owners wait:
+     * their fields serve traced requests only, and injecting them while the application starts (a
+     * {@code ForkJoinTask} that its first {@code CompletableFuture} loads) would cost it the reading
+     * of JDK class files. The bridge must be defined.
      *
      * @param manifestFields the fields the enabled plugins' manifests declare
      */
@@ -70,13 +75,19 @@ public final class AgentRuntime {
         this.manifestFields = manifestFields;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(manifestFields);
-        ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, fields.owners(), transformedClasses);
+        Map<String, FieldRegistry.OwnerFields> libraryOwners = new HashMap<String, FieldRegistry.OwnerFields>();
+        for (Map.Entry<String, FieldRegistry.OwnerFields> owner : fields.owners().entrySet()) {
+            (FieldDeclaration.isJdkClass(owner.getKey()) ? jdkOwners : libraryOwners).put(owner.getKey(), owner.getValue());
+        }
+        ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, libraryOwners, transformedClasses);
     }
+
 
     /**
      * @param threadLauncher starts the agent's long-lived threads, at the application's priority
      */
     void start(AgentSettings settings, long startNanos, Executor threadLauncher) {
+        ownerFields.add(inst, jdkOwners);
         String version = version();
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
         if (settings.blockWhenFull) {

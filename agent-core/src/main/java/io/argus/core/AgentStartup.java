@@ -59,7 +59,7 @@ public final class AgentStartup {
                     AgentSettings settings = new AgentSettings(config);
                     List<FieldDeclaration> ownerFields = manifestFields(home, settings);
                     // owner classes must get their fields before the application's first requests; the rest waits
-                    AgentRuntime runtime = ownerFields.isEmpty() ? null : prepare(inst, bridgeJar, ownerFields);
+                    AgentRuntime runtime = hasLibraryOwner(ownerFields) ? prepare(inst, bridgeJar, ownerFields) : null;
                     long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
                     long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
                     if (AgentLog.isDebug()) {
@@ -94,6 +94,15 @@ public final class AgentStartup {
         } catch (Throwable t) {
             AgentLog.error("agent failed to start, the application runs without it", t);
         }
+    }
+
+    private static boolean hasLibraryOwner(List<FieldDeclaration> fields) {
+        for (FieldDeclaration field : fields) {
+            if (!field.ownerIsJdkClass()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fields the enabled plugins' manifests declare. */

@@ -61,6 +61,21 @@ final class SuperTypeWalk {
         Collections.addAll(pending, header.interfaces);
     }
 
+    /**
+     * A {@code java.*} type, which only the boot and platform loaders define (so {@code loader} hands the
+     * look-up to them, whatever it is), nearly always loaded already, else from the class data archive:
+     * reading its class file would first start the JDK's {@code jrt:} file system.
+     */
+    private static TypeHeader platformType(ClassLoader loader, String internalName) {
+        try {
+            return TypeHeader.of(Class.forName(internalName.replace('/', '.'), false, loader));
+        } catch (ClassNotFoundException e) {
+            return null;
+        } catch (LinkageError e) {
+            return null;
+        }
+    }
+
     private TypeHeader header(ClassLoader loader, String internalName) {
         Map<String, Object> known = headers.get(loader);
         if (known == null) {
@@ -78,7 +93,8 @@ final class SuperTypeWalk {
         }
         Object cached = known.get(internalName);
         if (cached == null) {
-            TypeHeader read = TypeHeader.read(ClassFiles.read(loader, internalName + ".class"));
+            TypeHeader read = internalName.startsWith("java/") ? platformType(loader, internalName)
+                    : TypeHeader.read(ClassFiles.read(loader, internalName + ".class"));
             cached = read == null ? Boolean.FALSE : read;
             known.put(internalName, cached);
         }

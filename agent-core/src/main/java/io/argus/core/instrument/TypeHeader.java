@@ -30,6 +30,19 @@ final class TypeHeader {
         return (access & ACC_INTERFACE) != 0;
     }
 
+    /** The same facts for a loaded class. */
+    static TypeHeader of(Class<?> type) {
+        Class<?>[] declared = type.getInterfaces();
+        String[] interfaces = declared.length == 0 ? NONE : new String[declared.length];
+        for (int i = 0; i < declared.length; i++) {
+            interfaces[i] = declared[i].getName().replace('.', '/');
+        }
+        Class<?> superClass = type.getSuperclass();
+        String superName = superClass != null ? superClass.getName().replace('.', '/')
+                : type.isInterface() ? "java/lang/Object" : null;
+        return new TypeHeader(type.isInterface() ? ACC_INTERFACE : 0, superName, interfaces);
+    }
+
     /** The header of {@code classFile}, or null when the bytes are not a class file this reader understands. */
     static TypeHeader read(byte[] classFile) {
         try {

@@ -25,6 +25,16 @@ public final class FieldDeclaration {
         return isLong;
     }
 
+    /** Whether the owner is a class of the JDK, such as {@code java.util.concurrent.ForkJoinTask}. */
+    public boolean ownerIsJdkClass() {
+        return isJdkClass(ownerClassName);
+    }
+
+    public static boolean isJdkClass(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.startsWith("com.sun.");
+    }
+
     @Override
     public boolean equals(Object other) {
         if (!(other instanceof FieldDeclaration)) {

@@ -48,6 +48,10 @@ class TypeHeaderTest {
                 interfaces.add(i.getName().replace('.', '/'));
             }
             assertThat(header.interfaces).as(type.getName()).containsExactlyElementsOf(interfaces);
+            TypeHeader loaded = TypeHeader.of(type);
+            assertThat(loaded.isInterface()).as("loaded " + type.getName()).isEqualTo(header.isInterface());
+            assertThat(loaded.superName).as("loaded " + type.getName()).isEqualTo(header.superName);
+            assertThat(loaded.interfaces).as("loaded " + type.getName()).containsExactly(header.interfaces);
         }
     }
 
