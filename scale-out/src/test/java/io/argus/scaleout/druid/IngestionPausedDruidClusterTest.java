@@ -198,10 +198,15 @@ class IngestionPausedDruidClusterTest {
     /** Waits until the suspended supervisors' tasks have all ended (published, or failed and left to Kafka). */
     private static void awaitNoTasks(DruidCluster druid) throws Exception {
         druid.api().awaitSql("SELECT COUNT(*) AS n FROM sys.tasks WHERE status = 'RUNNING'",
-                rows -> rows.size() == 1 && rows.get(0).path("n").asLong() == 0, TIMEOUT);
+                IngestionPausedDruidClusterTest::countsNone, TIMEOUT);
         // a published segment is served once the historical has loaded it
         druid.api().awaitSql("SELECT COUNT(*) AS n FROM sys.segments WHERE is_published = 1 AND is_available = 0",
-                rows -> rows.size() == 1 && rows.get(0).path("n").asLong() == 0, TIMEOUT);
+                IngestionPausedDruidClusterTest::countsNone, TIMEOUT);
+    }
+
+    /** Druid answers a count over a system table that matches nothing with no row at all, not a row of 0. */
+    private static boolean countsNone(List<JsonNode> rows) {
+        return rows.isEmpty() || rows.size() == 1 && rows.get(0).path("n").asLong() == 0;
     }
 
     private static void awaitState(DruidCluster druid, String id, String state) throws Exception {
