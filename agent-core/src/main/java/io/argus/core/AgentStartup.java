@@ -16,8 +16,9 @@ import java.util.concurrent.Executor;
  * {@code argus.enabled}, the log level and {@code waitForInstrumentation}), creates two threads and
  * returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
  * engine and the retransformation of the classes that loaded meanwhile) runs on {@code argus-start}.
- * That thread reads the settings and, where an enabled plugin declares fields, defines the bridge and
- * registers the owner classes' fields (needed before the application's first requests), then waits,
+ * That thread reads the settings and, where an enabled plugin declares fields on a library class, defines
+ * the bridge and registers the owner classes' fields (for the application's first requests; not with
+ * {@code argus.startup.earlyFields=false}), then waits,
  * asleep, for a core the application does not need ({@link SpareCpuGate}, at most
  * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. Then
  * it lowers its own priority ({@code argus.startup.niceness}) for the rest: the application may be
@@ -58,8 +59,12 @@ public final class AgentStartup {
                     // the settings in full (every key checked and reported) off the application's thread
                     AgentSettings settings = new AgentSettings(config);
                     List<FieldDeclaration> ownerFields = manifestFields(home, settings);
-                    // owner classes must get their fields before the application's first requests; the rest waits
-                    AgentRuntime runtime = hasLibraryOwner(ownerFields) ? prepare(inst, bridgeJar, ownerFields) : null;
+                    // owner classes should get their fields before the application's first requests; the rest waits
+                    AgentRuntime runtime = null;
+                    if (ownerFieldsBeforeWait(settings, ownerFields)) {
+                        runtime = prepare(inst, bridgeJar, ownerFields);
+                        AgentLog.debug("start-up: library classes get their fields as they load, from before the wait");
+                    }
                     long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
                     long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
                     if (AgentLog.isDebug()) {
@@ -96,7 +101,16 @@ public final class AgentStartup {
         }
     }
 
-    private static boolean hasLibraryOwner(List<FieldDeclaration> fields) {
+    /**
+     * Whether the owner fields' transformer is registered before the wait: only for library owners
+     * (the JDK's wait anyway), and not when {@code argus.startup.earlyFields=false}. A registered
+     * transformer makes the JVM hand it every class that loads, which the application pays for while
+     * it starts.
+     */
+    static boolean ownerFieldsBeforeWait(AgentSettings settings, List<FieldDeclaration> fields) {
+        if (!settings.startupEarlyFields) {
+            return false;
+        }
         for (FieldDeclaration field : fields) {
             if (!field.ownerIsJdkClass()) {
                 return true;

@@ -16,6 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeferredInstrumentationIT {
 
+    private static final String WAITED = "[argus] DEBUG start-up: waited ";
+    private static final String EARLY_FIELDS = "[argus] DEBUG start-up: library classes get their fields as they load";
+
     @Test
     void premainReturnsBeforeTheAgentHasStartedAndEarlyClassesAreInstrumentedAfter() {
         try (TestCollector collector = TestCollector.start();
@@ -29,10 +32,41 @@ class DeferredInstrumentationIT {
             assertThat(premainDone).as("premain's own line").isNotNegative();
             assertThat(premainDone).as("premain returned before the agent's start-up thread was done")
                     .isLessThan(agentStarted);
+            int earlyFields = cluster.front.indexOfLineStartingWith(EARLY_FIELDS);
+            assertThat(earlyFields).as("owner fields registered").isNotNegative();
+            assertThat(earlyFields).as("owner fields registered before the wait")
+                    .isLessThan(cluster.front.indexOfLineStartingWith(WAITED));
             cluster.front.awaitLine("\\[argus] DEBUG instrumented org\\.eclipse\\.jetty\\.server\\.Server$",
                     Duration.ofSeconds(30));
             CollectorClient api = collector.client();
             JsonNode traces = CollectorClient.await("a complete trace once instrumentation is active",
+                    Duration.ofSeconds(30), () -> {
+                        assertThat(cluster.get("/front/call")).isEqualTo(200);
+                        return api.traces("front", 5);
+                    }, t -> t.size() > 0 && t.get(0).path("spanCount").asInt() == 3);
+            assertThat(traces.get(0).path("rootName").asText()).isEqualTo("GET /front/call");
+        }
+    }
+
+    @Test
+    void withoutEarlyFieldsNoClassGetsFieldsBeforeTheWaitAndTracesStillComplete() {
+        try (TestCollector collector = TestCollector.start();
+             SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), "no-early-fields",
+                     app -> app.collector(collector.ingestPort()).samplingRate(100)
+                             .agent("argus.startup.waitForInstrumentation", "false")
+                             .agent("argus.startup.earlyFields", "false")
+                             .agent("argus.log.level", "debug"))) {
+            cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));
+            int waited = cluster.front.indexOfLineStartingWith(WAITED);
+            int firstFields = cluster.front.indexOfLineStartingWith("[argus] DEBUG fields added to ");
+            assertThat(waited).as("the start-up thread's wait").isNotNegative();
+            assertThat(cluster.front.indexOfLineStartingWith(EARLY_FIELDS)).as("owner fields before the wait").isNegative();
+            if (firstFields >= 0) {
+                assertThat(firstFields).as("owner fields only once the agent has waited").isGreaterThan(waited);
+            }
+            // Jetty's request class loaded before the agent was up (the readiness probe): its state lives in the map
+            CollectorClient api = collector.client();
+            JsonNode traces = CollectorClient.await("a complete trace without the early fields",
                     Duration.ofSeconds(30), () -> {
                         assertThat(cluster.get("/front/call")).isEqualTo(200);
                         return api.traces("front", 5);

@@ -46,6 +46,8 @@ public final class AgentSettings {
     public final int startThreadNiceness;
     /** How long the agent's start-up waits for a spare CPU core; 0 starts at once. */
     public final long startupMaxDelayMillis;
+    /** Whether library owner classes get their fields before the agent waits for a spare core. */
+    public final boolean startupEarlyFields;
     public final boolean honorInboundSampling;
     public final boolean normalizeRoutes;
 
@@ -74,6 +76,7 @@ public final class AgentSettings {
         this.waitForInstrumentation = config.getBoolean(WAIT_FOR_INSTRUMENTATION, false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
+        this.startupEarlyFields = config.getBoolean("argus.startup.earlyFields", true);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);
     }

@@ -1,0 +1,52 @@
+package io.argus.core;
+
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.FieldDeclaration;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OwnerFieldsBeforeWaitTest {
+
+    private static final FieldDeclaration LIBRARY =
+            new FieldDeclaration("org.eclipse.jetty.server.internal.HttpChannelState$ChannelRequest", "jetty.span", false);
+    private static final FieldDeclaration JDK = new FieldDeclaration("java.util.concurrent.ForkJoinTask", "context.carried", false);
+
+    @Test
+    void libraryOwnersGetTheirFieldsBeforeTheWaitByDefault() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), Arrays.asList(JDK, LIBRARY))).isTrue();
+    }
+
+    @Test
+    void jdkOwnersAloneWait() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), List.of(JDK))).isFalse();
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), List.of())).isFalse();
+    }
+
+    @Test
+    void earlyFieldsOffLeavesEveryOwnerToAfterTheWait() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings("argus.startup.earlyFields", "false"),
+                Arrays.asList(JDK, LIBRARY))).isFalse();
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings("argus.startup.earlyFields", "off"), List.of(LIBRARY)))
+                .isFalse();
+    }
+
+    @Test
+    void aBadValueKeepsTheDefault() {
+        assertThat(settings("argus.startup.earlyFields", "sometimes").startupEarlyFields).isTrue();
+    }
+
+    private static AgentSettings settings(String... kv) {
+        Properties p = new Properties();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.setProperty(kv[i], kv[i + 1]);
+        }
+        return new AgentSettings(new AgentConfig(p, new HashMap<>(), new Properties()));
+    }
+}
