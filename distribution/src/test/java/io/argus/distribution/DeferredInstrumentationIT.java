@@ -22,11 +22,7 @@ class DeferredInstrumentationIT {
     @Test
     void premainReturnsBeforeTheAgentHasStartedAndEarlyClassesAreInstrumentedAfter() {
         try (TestCollector collector = TestCollector.start();
-             SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), "deferred",
-                     app -> app.collector(collector.ingestPort()).samplingRate(100)
-                             .agent("argus.startup.waitForInstrumentation", "false")
-                             .agent("argus.log.level", "debug"))) {
-            cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));
+             SampleCluster cluster = startDeferred(collector, "deferred")) {
             int premainDone = cluster.front.indexOfLineStartingWith("[argus] DEBUG start-up: premain took ");
             int agentStarted = cluster.front.indexOfLineStartingWith("[argus] Argus ");
             assertThat(premainDone).as("premain's own line").isNotNegative();
@@ -38,25 +34,14 @@ class DeferredInstrumentationIT {
                     .isLessThan(cluster.front.indexOfLineStartingWith(WAITED));
             cluster.front.awaitLine("\\[argus] DEBUG instrumented org\\.eclipse\\.jetty\\.server\\.Server$",
                     Duration.ofSeconds(30));
-            CollectorClient api = collector.client();
-            JsonNode traces = CollectorClient.await("a complete trace once instrumentation is active",
-                    Duration.ofSeconds(30), () -> {
-                        assertThat(cluster.get("/front/call")).isEqualTo(200);
-                        return api.traces("front", 5);
-                    }, t -> t.size() > 0 && t.get(0).path("spanCount").asInt() == 3);
-            assertThat(traces.get(0).path("rootName").asText()).isEqualTo("GET /front/call");
+            assertCompleteCallTrace(cluster, collector, "a complete trace once instrumentation is active");
         }
     }
 
     @Test
     void withoutEarlyFieldsNoClassGetsFieldsBeforeTheWaitAndTracesStillComplete() {
         try (TestCollector collector = TestCollector.start();
-             SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), "no-early-fields",
-                     app -> app.collector(collector.ingestPort()).samplingRate(100)
-                             .agent("argus.startup.waitForInstrumentation", "false")
-                             .agent("argus.startup.earlyFields", "false")
-                             .agent("argus.log.level", "debug"))) {
-            cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));
+             SampleCluster cluster = startDeferred(collector, "no-early-fields", "argus.startup.earlyFields", "false")) {
             int waited = cluster.front.indexOfLineStartingWith(WAITED);
             int firstFields = cluster.front.indexOfLineStartingWith("[argus] DEBUG fields added to ");
             assertThat(waited).as("the start-up thread's wait").isNotNegative();
@@ -64,14 +49,36 @@ class DeferredInstrumentationIT {
             if (firstFields >= 0) {
                 assertThat(firstFields).as("owner fields only once the agent has waited").isGreaterThan(waited);
             }
-            // Jetty's request class loaded before the agent was up (the readiness probe): its state lives in the map
-            CollectorClient api = collector.client();
-            JsonNode traces = CollectorClient.await("a complete trace without the early fields",
-                    Duration.ofSeconds(30), () -> {
-                        assertThat(cluster.get("/front/call")).isEqualTo(200);
-                        return api.traces("front", 5);
-                    }, t -> t.size() > 0 && t.get(0).path("spanCount").asInt() == 3);
-            assertThat(traces.get(0).path("rootName").asText()).isEqualTo("GET /front/call");
+            // a Jetty request class that loaded before the agent was up keeps its state in the map
+            assertCompleteCallTrace(cluster, collector, "a complete trace without the early fields");
         }
+    }
+
+    /** The sample services at 100% with the agent started on its own thread, once {@code front}'s agent is up. */
+    private static SampleCluster startDeferred(TestCollector collector, String name, String... agentKeyValues) {
+        SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), name, app -> {
+            app.collector(collector.ingestPort()).samplingRate(100)
+                    .agent("argus.startup.waitForInstrumentation", "false")
+                    .agent("argus.log.level", "debug");
+            for (int i = 0; i < agentKeyValues.length; i += 2) {
+                app.agent(agentKeyValues[i], agentKeyValues[i + 1]);
+            }
+        });
+        try {
+            cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private static void assertCompleteCallTrace(SampleCluster cluster, TestCollector collector, String description) {
+        CollectorClient api = collector.client();
+        JsonNode traces = CollectorClient.await(description, Duration.ofSeconds(30), () -> {
+            assertThat(cluster.get("/front/call")).isEqualTo(200);
+            return api.traces("front", 5);
+        }, t -> t.size() > 0 && t.get(0).path("spanCount").asInt() == 3);
+        assertThat(traces.get(0).path("rootName").asText()).isEqualTo("GET /front/call");
     }
 }
