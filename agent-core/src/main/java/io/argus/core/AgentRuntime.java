@@ -30,6 +30,7 @@ import io.argus.core.trace.Tracer;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -58,6 +59,7 @@ public final class AgentRuntime {
     private final AtomicLong transformedClasses = new AtomicLong();
     private final List<FieldDeclaration> manifestFields;
     private final OwnerFieldsTransformer ownerFields;
+    private final boolean realFields;
     /** The JDK's owner classes, which get their fields once the agent has waited for a spare core. */
     private final Map<String, FieldRegistry.OwnerFields> jdkOwners = new HashMap<String, FieldRegistry.OwnerFields>();
 
@@ -69,14 +71,17 @@ public final class AgentRuntime {
      * of JDK class files. The bridge must be defined.
      *
      * @param manifestFields the fields the enabled plugins' manifests declare
+     * @param realFields false with {@code argus.state.ownerFields=false}: no class gets fields, all state is mapped
      */
-    AgentRuntime(Instrumentation inst, List<FieldDeclaration> manifestFields) {
+    AgentRuntime(Instrumentation inst, List<FieldDeclaration> manifestFields, boolean realFields) {
         this.inst = inst;
         this.manifestFields = manifestFields;
+        this.realFields = realFields;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(manifestFields);
         Map<String, FieldRegistry.OwnerFields> libraryOwners = new HashMap<String, FieldRegistry.OwnerFields>();
-        for (Map.Entry<String, FieldRegistry.OwnerFields> owner : fields.owners().entrySet()) {
+        for (Map.Entry<String, FieldRegistry.OwnerFields> owner : realFields
+                ? fields.owners().entrySet() : Collections.<String, FieldRegistry.OwnerFields>emptyMap().entrySet()) {
             (FieldDeclaration.isJdkClass(owner.getKey()) ? jdkOwners : libraryOwners).put(owner.getKey(), owner.getValue());
         }
         ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, libraryOwners, transformedClasses);
@@ -175,7 +180,7 @@ public final class AgentRuntime {
                 newOwners.put(d.ownerClassName(), fields.owners().get(d.ownerClassName()));
             }
         }
-        if (!newOwners.isEmpty()) {
+        if (!newOwners.isEmpty() && realFields) {
             ownerFields.add(inst, newOwners);
         }
     }

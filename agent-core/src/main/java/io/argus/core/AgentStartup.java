@@ -16,9 +16,9 @@ import java.util.concurrent.Executor;
  * {@code argus.enabled}, the log level and {@code waitForInstrumentation}), creates two threads and
  * returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
  * engine and the retransformation of the classes that loaded meanwhile) runs on {@code argus-start}.
- * That thread reads the settings and, where an enabled plugin declares fields on a library class, defines
- * the bridge and registers the owner classes' fields (for the application's first requests; not with
- * {@code argus.startup.earlyFields=false}), then waits,
+ * That thread reads the settings (with {@code argus.startup.earlyFields=true}, and where an enabled plugin
+ * declares fields on a library class, it also defines the bridge and registers the owner classes' fields,
+ * so that classes loading while the application starts get them), then waits,
  * asleep, for a core the application does not need ({@link SpareCpuGate}, at most
  * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. Then
  * it lowers its own priority ({@code argus.startup.niceness}) for the rest: the application may be
@@ -59,10 +59,10 @@ public final class AgentStartup {
                     // the settings in full (every key checked and reported) off the application's thread
                     AgentSettings settings = new AgentSettings(config);
                     List<FieldDeclaration> ownerFields = manifestFields(home, settings);
-                    // owner classes should get their fields before the application's first requests; the rest waits
+                    // only when asked: owner classes get their fields from before the wait; the rest waits
                     AgentRuntime runtime = null;
                     if (ownerFieldsBeforeWait(settings, ownerFields)) {
-                        runtime = prepare(inst, bridgeJar, ownerFields);
+                        runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
                         AgentLog.debug("start-up: library classes get their fields as they load, from before the wait");
                     }
                     long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
@@ -73,7 +73,7 @@ public final class AgentStartup {
                     }
                     StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
                     if (runtime == null) {
-                        runtime = prepare(inst, bridgeJar, ownerFields);
+                        runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
                     }
                     runtime.start(settings, startNanos, launcher);
                 } catch (Throwable t) {
@@ -94,7 +94,7 @@ public final class AgentStartup {
     private static void start(Instrumentation inst, File home, File bridgeJar, AgentSettings settings,
                               long startNanos, Executor threadLauncher) {
         try {
-            prepare(inst, bridgeJar, manifestFields(home, settings))
+            prepare(inst, bridgeJar, manifestFields(home, settings), settings.ownerFields)
                     .start(settings, startNanos, threadLauncher);
         } catch (Throwable t) {
             AgentLog.error("agent failed to start, the application runs without it", t);
@@ -102,13 +102,14 @@ public final class AgentStartup {
     }
 
     /**
-     * Whether the owner fields' transformer is registered before the wait: only for library owners
-     * (the JDK's wait anyway), and not when {@code argus.startup.earlyFields=false}. A registered
-     * transformer makes the JVM hand it every class that loads, which the application pays for while
-     * it starts.
+     * Whether the owner fields' transformer is registered before the wait: only with
+     * {@code argus.startup.earlyFields=true}, and only for library owners (the JDK's wait anyway). Off by
+     * default: a registered transformer makes the JVM hand it every class that loads (and re-read the
+     * shared archive's), which cost the sample service 6-11% of its start-up; classes that load before the
+     * agent is up keep their state in the map instead, which untraced requests do not write.
      */
     static boolean ownerFieldsBeforeWait(AgentSettings settings, List<FieldDeclaration> fields) {
-        if (!settings.startupEarlyFields) {
+        if (!settings.startupEarlyFields || !settings.ownerFields) {
             return false;
         }
         for (FieldDeclaration field : fields) {
@@ -130,10 +131,10 @@ public final class AgentStartup {
     }
 
     /** The bridge, then the owner classes' fields. */
-    private static AgentRuntime prepare(Instrumentation inst, File bridgeJar, List<FieldDeclaration> ownerFields)
-            throws Exception {
+    private static AgentRuntime prepare(Instrumentation inst, File bridgeJar, List<FieldDeclaration> ownerFields,
+                                        boolean realFields) throws Exception {
         BridgeInstaller.install(inst, bridgeJar);
-        return new AgentRuntime(inst, ownerFields);
+        return new AgentRuntime(inst, ownerFields, realFields);
     }
 
     static long threadCpuMillis() {

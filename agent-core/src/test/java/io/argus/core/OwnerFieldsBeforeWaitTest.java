@@ -18,28 +18,35 @@ class OwnerFieldsBeforeWaitTest {
             new FieldDeclaration("org.eclipse.jetty.server.internal.HttpChannelState$ChannelRequest", "jetty.span", false);
     private static final FieldDeclaration JDK = new FieldDeclaration("java.util.concurrent.ForkJoinTask", "context.carried", false);
 
+    private static final String EARLY = "argus.startup.earlyFields";
+
     @Test
-    void libraryOwnersGetTheirFieldsBeforeTheWaitByDefault() {
-        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), Arrays.asList(JDK, LIBRARY))).isTrue();
+    void byDefaultNothingIsRegisteredBeforeTheWait() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), Arrays.asList(JDK, LIBRARY))).isFalse();
+    }
+
+    @Test
+    void earlyFieldsOnRegistersLibraryOwnersBeforeTheWait() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(EARLY, "true"), Arrays.asList(JDK, LIBRARY))).isTrue();
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(EARLY, "on"), List.of(LIBRARY))).isTrue();
     }
 
     @Test
     void jdkOwnersAloneWait() {
-        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), List.of(JDK))).isFalse();
-        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(), List.of())).isFalse();
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(EARLY, "true"), List.of(JDK))).isFalse();
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(EARLY, "true"), List.of())).isFalse();
     }
 
     @Test
-    void earlyFieldsOffLeavesEveryOwnerToAfterTheWait() {
-        assertThat(AgentStartup.ownerFieldsBeforeWait(settings("argus.startup.earlyFields", "false"),
-                Arrays.asList(JDK, LIBRARY))).isFalse();
-        assertThat(AgentStartup.ownerFieldsBeforeWait(settings("argus.startup.earlyFields", "off"), List.of(LIBRARY)))
-                .isFalse();
+    void withoutOwnerFieldsNothingIsRegisteredEarly() {
+        assertThat(AgentStartup.ownerFieldsBeforeWait(settings(EARLY, "true", "argus.state.ownerFields", "false"),
+                List.of(LIBRARY))).isFalse();
     }
 
     @Test
     void aBadValueKeepsTheDefault() {
-        assertThat(settings("argus.startup.earlyFields", "sometimes").startupEarlyFields).isTrue();
+        assertThat(settings(EARLY, "sometimes").startupEarlyFields).isFalse();
+        assertThat(settings("argus.state.ownerFields", "maybe").ownerFields).isTrue();
     }
 
     private static AgentSettings settings(String... kv) {

@@ -78,10 +78,19 @@ public abstract class AbstractContainerPluginIT extends AbstractServerPluginIT {
         }
     }
 
-    /** At 0%: only requests with a sampled inbound context (W3C, B3, B3 multi) are traced; no context is left on the worker thread. */
-    protected void verifyJoinsInboundSampledContextAtZeroPercent() throws Exception {
-        String service = service("zero", JDK);
-        try (AgentApp app = start(service, JDK, 0).start()) {
+    /**
+     * At 0%: only requests with a sampled inbound context (W3C, B3, B3 multi) are traced; no context is
+     * left on the worker thread.
+     *
+     * @param agentKeyValues agent settings of the run, key then value
+     */
+    protected void verifyJoinsInboundSampledContextAtZeroPercent(String... agentKeyValues) throws Exception {
+        String service = service(agentKeyValues.length == 0 ? "zero" : "zero-set", JDK);
+        AgentApp.Builder application = start(service, JDK, 0);
+        for (int i = 0; i < agentKeyValues.length; i += 2) {
+            application.agent(agentKeyValues[i], agentKeyValues[i + 1]);
+        }
+        try (AgentApp app = application.start()) {
             int port = readyPort(app);
             for (int i = 0; i < 3; i++) {
                 assertThat(get(port, "/hello/plain")).isEqualTo(200);

@@ -62,6 +62,15 @@ public abstract class ObjectField<T> {
         }
     }
 
+    /**
+     * Sets the value only where it is a real field of {@code owner}: false, and nothing kept, where it
+     * would go to the map. For a value the advice can find again, or do without, on an object whose class
+     * loaded before the agent was up: a write there would cost the map a lock and an entry.
+     */
+    public final boolean setIfRealField(Object owner, T value) {
+        return owner instanceof FieldOwner && ((FieldOwner) owner).argus$setObject(slot, value);
+    }
+
     /** Returns the value on {@code owner} and clears it. */
     public final T remove(Object owner) {
         if (owner instanceof FieldOwner) {

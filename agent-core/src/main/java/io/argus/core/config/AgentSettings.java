@@ -48,6 +48,8 @@ public final class AgentSettings {
     public final long startupMaxDelayMillis;
     /** Whether library owner classes get their fields before the agent waits for a spare core. */
     public final boolean startupEarlyFields;
+    /** Whether owner classes get real fields at all; false keeps every plugin's state in the agent's map. */
+    public final boolean ownerFields;
     public final boolean honorInboundSampling;
     public final boolean normalizeRoutes;
 
@@ -76,7 +78,8 @@ public final class AgentSettings {
         this.waitForInstrumentation = config.getBoolean(WAIT_FOR_INSTRUMENTATION, false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
-        this.startupEarlyFields = config.getBoolean("argus.startup.earlyFields", true);
+        this.startupEarlyFields = config.getBoolean("argus.startup.earlyFields", false);
+        this.ownerFields = config.getBoolean("argus.state.ownerFields", true);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);
     }

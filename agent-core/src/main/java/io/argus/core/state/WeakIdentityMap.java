@@ -3,11 +3,13 @@ package io.argus.core.state;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A bounded map from library objects (statements, connections, tasks, threads) to agent data,
  * keyed by identity and holding its keys weakly, so an object the application drops frees its
- * entry. Striped locks keep application threads from contending; a look-up allocates nothing.
+ * entry. A look-up takes no lock and allocates nothing, nor does removing a key that is not there;
+ * writers take one of 16 striped locks.
  * Full means full: {@link #put} refuses new keys beyond {@code maxSize} and the caller counts it.
  */
 public final class WeakIdentityMap<V> {
@@ -85,8 +87,8 @@ public final class WeakIdentityMap<V> {
 
     private static final class Entry<V> extends WeakReference<Object> {
         final int hash;
-        V value;
-        Entry<V> next;
+        volatile V value;
+        volatile Entry<V> next;
 
         Entry(Object key, int hash, V value, Entry<V> next, ReferenceQueue<Object> queue) {
             super(key, queue);
@@ -96,26 +98,35 @@ public final class WeakIdentityMap<V> {
         }
     }
 
+    /**
+     * Writers hold the stripe's lock; readers hold none. A reader walks a chain whose links a writer
+     * may be changing: an unlinked entry keeps its {@code next}, so the walk goes on; a resize copies
+     * the entries into a new table, leaving the old table's chains intact for a walk already in it.
+     */
     private static final class Stripe<V> {
         private final ReferenceQueue<Object> collected = new ReferenceQueue<Object>();
         private final AtomicInteger totalSize;
-        private Entry<V>[] table = newTable(16);
+        private volatile AtomicReferenceArray<Entry<V>> table = new AtomicReferenceArray<Entry<V>>(16);
         private int count;
 
         Stripe(AtomicInteger totalSize) {
             this.totalSize = totalSize;
         }
 
-        @SuppressWarnings("unchecked")
-        private static <V> Entry<V>[] newTable(int n) {
-            return new Entry[n];
+        private static int index(int hash, AtomicReferenceArray<?> table) {
+            return (hash >>> 4) & (table.length() - 1);
         }
 
-        synchronized V get(Object key, int hash) {
-            Entry<V>[] t = table;
-            for (Entry<V> e = t[(hash >>> 4) & (t.length - 1)]; e != null; e = e.next) {
+        /** Without the lock: volatile reads only. */
+        V get(Object key, int hash) {
+            Entry<V> e = find(table, key, hash);
+            return e == null ? null : e.value;
+        }
+
+        private static <V> Entry<V> find(AtomicReferenceArray<Entry<V>> t, Object key, int hash) {
+            for (Entry<V> e = t.get(index(hash, t)); e != null; e = e.next) {
                 if (e.hash == hash && e.get() == key) {
-                    return e.value;
+                    return e;
                 }
             }
             return null;
@@ -123,60 +134,62 @@ public final class WeakIdentityMap<V> {
 
         synchronized boolean put(Object key, int hash, V value, int maxSize) {
             purge();
-            int index = (hash >>> 4) & (table.length - 1);
-            for (Entry<V> e = table[index]; e != null; e = e.next) {
-                if (e.hash == hash && e.get() == key) {
-                    e.value = value;
-                    return true;
-                }
+            AtomicReferenceArray<Entry<V>> t = table;
+            Entry<V> existing = find(t, key, hash);
+            if (existing != null) {
+                existing.value = value;
+                return true;
             }
             if (totalSize.get() >= maxSize) {
                 return false;
             }
-            table[index] = new Entry<V>(key, hash, value, table[index], collected);
+            int index = index(hash, t);
+            t.set(index, new Entry<V>(key, hash, value, t.get(index), collected));
             count++;
             totalSize.incrementAndGet();
-            if (count > table.length - (table.length >>> 2)) {
+            if (count > t.length() - (t.length() >>> 2)) {
                 resize();
             }
             return true;
         }
 
         synchronized boolean putIfAbsent(Object key, int hash, V value, int maxSize) {
-            int index = (hash >>> 4) & (table.length - 1);
-            for (Entry<V> e = table[index]; e != null; e = e.next) {
-                if (e.hash == hash && e.get() == key) {
-                    return false;
-                }
-            }
-            return put(key, hash, value, maxSize);
+            return find(table, key, hash) == null && put(key, hash, value, maxSize);
         }
 
         /** Removes the key's entry (only while its value is {@code expected}, when that is not null). */
-        synchronized V remove(Object key, int hash, V expected) {
+        V remove(Object key, int hash, V expected) {
+            if (find(table, key, hash) == null) {
+                // the common case (an object that never held anything here) takes no lock
+                return null;
+            }
+            return removeLocked(key, hash, expected);
+        }
+
+        private synchronized V removeLocked(Object key, int hash, V expected) {
             purge();
-            int index = (hash >>> 4) & (table.length - 1);
+            AtomicReferenceArray<Entry<V>> t = table;
+            int index = index(hash, t);
             Entry<V> previous = null;
-            for (Entry<V> e = table[index]; e != null; previous = e, e = e.next) {
+            for (Entry<V> e = t.get(index); e != null; previous = e, e = e.next) {
                 if (e.hash == hash && e.get() == key) {
                     if (expected != null && e.value != expected) {
                         return null;
                     }
                     V value = e.value;
-                    unlink(index, previous, e);
+                    unlink(t, index, previous, e);
                     return value;
                 }
             }
             return null;
         }
 
-        private void unlink(int index, Entry<V> previous, Entry<V> e) {
+        private void unlink(AtomicReferenceArray<Entry<V>> t, int index, Entry<V> previous, Entry<V> e) {
             if (previous == null) {
-                table[index] = e.next;
+                t.set(index, e.next);
             } else {
                 previous.next = e.next;
             }
-            e.value = null;
             count--;
             totalSize.decrementAndGet();
         }
@@ -187,30 +200,35 @@ public final class WeakIdentityMap<V> {
             Object ref;
             while ((ref = collected.poll()) != null) {
                 Entry<V> dead = (Entry<V>) ref;
-                int index = (dead.hash >>> 4) & (table.length - 1);
+                AtomicReferenceArray<Entry<V>> t = table;
+                int index = index(dead.hash, t);
                 Entry<V> previous = null;
-                for (Entry<V> e = table[index]; e != null; previous = e, e = e.next) {
+                for (Entry<V> e = t.get(index); e != null; previous = e, e = e.next) {
                     if (e == dead) {
-                        unlink(index, previous, e);
+                        unlink(t, index, previous, e);
                         break;
                     }
                 }
             }
         }
 
+        /** Copies the live entries into a table twice the size; readers in the old one are undisturbed. */
         private void resize() {
-            Entry<V>[] old = table;
-            Entry<V>[] grown = newTable(old.length * 2);
-            for (Entry<V> head : old) {
-                Entry<V> e = head;
-                while (e != null) {
-                    Entry<V> next = e.next;
-                    int index = (e.hash >>> 4) & (grown.length - 1);
-                    e.next = grown[index];
-                    grown[index] = e;
-                    e = next;
+            AtomicReferenceArray<Entry<V>> old = table;
+            AtomicReferenceArray<Entry<V>> grown = new AtomicReferenceArray<Entry<V>>(old.length() * 2);
+            int live = 0;
+            for (int i = 0; i < old.length(); i++) {
+                for (Entry<V> e = old.get(i); e != null; e = e.next) {
+                    Object key = e.get();
+                    if (key != null) {
+                        int index = index(e.hash, grown);
+                        grown.set(index, new Entry<V>(key, e.hash, e.value, grown.get(index), collected));
+                        live++;
+                    }
                 }
             }
+            totalSize.addAndGet(live - count);
+            count = live;
             table = grown;
         }
     }

@@ -76,4 +76,53 @@ class WeakIdentityMapTest {
         assertThat(map.get(survivor)).isNotNull();
         assertThat(map.size()).isLessThan(100);
     }
+
+    /** Reads take no lock: while writers add, remove and grow the tables, a key that stays mapped is always found. */
+    @Test
+    void readersWithoutTheLockNeverMissAKeyThatStaysWhileWritersGrowAndShrinkTheMap() throws Exception {
+        WeakIdentityMap<Integer> map = new WeakIdentityMap<>(1_000_000);
+        List<Object> stable = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            Object key = new Object();
+            stable.add(key);
+            map.put(key, i);
+        }
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong misses = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        Thread writer = new Thread(() -> {
+            for (int round = 0; round < 20; round++) {
+                List<Object> transients = new ArrayList<>();
+                for (int i = 0; i < 20_000; i++) {
+                    Object key = new Object();
+                    transients.add(key);
+                    map.put(key, i);
+                }
+                for (Object key : transients) {
+                    map.remove(key);
+                }
+            }
+            done.set(true);
+        });
+        Thread reader = new Thread(() -> {
+            while (!done.get()) {
+                for (int i = 0; i < stable.size(); i++) {
+                    Integer value = map.get(stable.get(i));
+                    reads.incrementAndGet();
+                    if (value == null || value != i) {
+                        misses.incrementAndGet();
+                    }
+                }
+            }
+        });
+        reader.start();
+        writer.start();
+        writer.join(60_000);
+        reader.join(10_000);
+        assertThat(done).isTrue();
+        assertThat(reads.get()).isPositive();
+        assertThat(misses.get()).isZero();
+        assertThat(map.size()).isEqualTo(64);
+        assertThat(map.remove(new Object())).as("an absent key").isNull();
+    }
 }

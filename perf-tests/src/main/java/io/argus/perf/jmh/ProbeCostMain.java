@@ -28,11 +28,12 @@ import java.util.Map;
  * java -cp "perf-tests/target/lib/*" io.argus.perf.jmh.ProbeCostMain \
  *     [--agent distribution/target/argus/agent/argus-agent.jar] [--include regex] [--forks 1]
  *     [--warmup 3] [--iterations 5] [--seconds 1] [--agent-options "-Dargus.plugin.jetty-client.enabled=false"]
- *     [--jvm-options "-XX:-DoEscapeAnalysis"]
+ *     [--jvm-options "-XX:-DoEscapeAnalysis"] [--variant-options "-Dargus.state.ownerFields=false"]
  * </pre>
  * {@code --agent-options} adds JVM options to the two agent configurations only (e.g. to switch one
  * plugin off and see what the rest of the agent costs); {@code --jvm-options} adds JVM options to all
- * three (e.g. to take the JIT's escape analysis out of an allocation comparison).
+ * three (e.g. to take the JIT's escape analysis out of an allocation comparison); {@code --variant-options}
+ * adds two more agent configurations, at 0% and 100% with those options, to compare in the same run.
  * The agent exports nowhere ({@code argus.exporter.mode=discard}), so only the application-side
  * cost is measured, not a collector's.
  */
@@ -51,6 +52,7 @@ public final class ProbeCostMain {
         options.put("seconds", "1");
         options.put("agent-options", "");
         options.put("jvm-options", "");
+        options.put("variant-options", "");
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--") || !options.containsKey(args[i].substring(2))) {
                 throw new IllegalArgumentException("unknown option " + args[i]);
@@ -81,6 +83,13 @@ public final class ProbeCostMain {
         configs.put("no agent", common);
         configs.put("agent 0%", concat(common, agentArgs, "-Dargus.tracing.samplingRate=0"));
         configs.put("agent 100%", concat(common, agentArgs, "-Dargus.tracing.samplingRate=100", "-Dbench.openSpan=true"));
+        String variant = options.get("variant-options").trim();
+        if (!variant.isEmpty()) {
+            String[] variantArgs = concat(agentArgs, variant.split("\\s+"));
+            configs.put("agent 0% " + variant, concat(common, variantArgs, "-Dargus.tracing.samplingRate=0"));
+            configs.put("agent 100% " + variant, concat(common, variantArgs, "-Dargus.tracing.samplingRate=100",
+                    "-Dbench.openSpan=true"));
+        }
 
         List<String> rows = new ArrayList<>();
         rows.add("| benchmark | configuration | ns/op (± 99.9% error) | B/op (± 99.9% error) |");

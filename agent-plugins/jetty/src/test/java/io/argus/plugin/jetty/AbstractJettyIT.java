@@ -38,10 +38,23 @@ abstract class AbstractJettyIT extends AbstractServerPluginIT {
     @MethodSource("javaHomes")
     void recordsEveryRequestAt100Percent(String javaHome) throws Exception {
         String service = service("all", javaHome);
-        try (AgentApp app = start(service, javaHome, 100).start()) {
+        verifyRecordsEveryRequest(service, start(service, javaHome, 100), 200);
+    }
+
+    /** As with real fields, when every request's state lives in the agent's map (a class loaded before the agent was up). */
+    @Test
+    void recordsEveryRequestWithTheStateInTheMap() throws Exception {
+        String service = service("mapped", JDK);
+        verifyRecordsEveryRequest(service, start(service, JDK, 100).agent("argus.state.ownerFields", false), 409);
+    }
+
+    private void verifyRecordsEveryRequest(String service, AgentApp.Builder application, int fieldsStatus)
+            throws Exception {
+        try (AgentApp app = application.start()) {
             assertThat(pluginsLoaded(app)).isEqualTo("jetty");
             int port = readyPort(app);
             assertAgentInternalsHidden(app);
+            assertThat(get(port, "/fields")).as("Jetty's request class has real fields").isEqualTo(fieldsStatus);
 
             sendBasicRequests(port);
             long asyncStart = System.nanoTime();
@@ -51,22 +64,23 @@ abstract class AbstractJettyIT extends AbstractServerPluginIT {
             Map<String, JsonNode> metrics = awaitServerMetrics(service, Map.of(
                     "GET /hello/basic 200", (long) N, "GET /fail 500", 1L, "GET /boom 500", 1L,
                     "GET /missing 404", 1L, "GET /hello/unsampled 200", 1L, "GET /hello/malformed 200", 1L,
-                    "GET /hello/w3c 200", 1L, "GET /async 200", 1L));
+                    "GET /hello/w3c 200", 1L, "GET /async 200", 1L, "GET /fields " + fieldsStatus, 1L));
             assertBasicMetrics(metrics);
             assertThat(metrics.get("GET /missing 404").path("errors").asLong()).isZero();
 
-            List<JsonNode> traces = awaitTraces(service, 11);
+            List<JsonNode> traces = awaitTraces(service, 12);
             assertThat(rootNames(traces)).containsExactlyInAnyOrder(
                     "GET /hello/basic", "GET /hello/basic", "GET /hello/basic", "GET /hello/basic", "GET /hello/basic",
-                    "GET /fail", "GET /boom", "GET /missing", "GET /hello/malformed", "GET /hello/w3c", "GET /async");
-            assertServerSpans(traces, name -> false);
+                    "GET /fail", "GET /boom", "GET /missing", "GET /hello/malformed", "GET /hello/w3c", "GET /async",
+                    "GET /fields");
+            assertServerSpans(traces, name -> name.equals("GET /fields"));
             assertThat(singleSpan(traceIdOf(traces, "GET /boom")).path("tags").path("error").asText())
                     .contains("IllegalStateException");
             JsonNode async = singleSpan(traceIdOf(traces, "GET /async"));
             assertThat(async.path("durationNanos").asLong()).isGreaterThanOrEqualTo(ASYNC_DELAY_MS * 1_000_000);
 
             assertInboundContextHandled(traces);
-            assertCountedOnce(service, metrics, 11);
+            assertCountedOnce(service, metrics, 12);
         }
     }
 

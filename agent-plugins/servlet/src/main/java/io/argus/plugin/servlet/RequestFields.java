@@ -17,7 +17,7 @@ public final class RequestFields {
     static final String PATH = "servlet.path";
     static final String ERROR = "servlet.error";
 
-    /** Set when the request object is made, while the container's own plugin records its requests. */
+    /** Set when the request object is made, while the container's own plugin records its requests (see {@link #markRecordedByContainer}). */
     public static final ObjectField<Boolean> RECORDED_BY_CONTAINER = ObjectField.named(CONTAINER_RECORDED);
     /** The span of a request this plugin traces. */
     public static final ObjectField<ActiveSpan> REQUEST_SPAN = ObjectField.named(SPAN);
@@ -31,8 +31,22 @@ public final class RequestFields {
     private RequestFields() {
     }
 
+    /**
+     * Marks a request its container's plugin records: on the request's own field, or, where its class
+     * loaded before the agent was up and has none, on its class (one map entry per class, not per request).
+     */
+    public static void markRecordedByContainer(Object request) {
+        if (!RECORDED_BY_CONTAINER.setIfRealField(request, Boolean.TRUE)) {
+            Class<?> type = request.getClass();
+            if (RECORDED_BY_CONTAINER.get(type) == null) {
+                RECORDED_BY_CONTAINER.set(type, Boolean.TRUE);
+            }
+        }
+    }
+
     /** Whether another recorder has the request: a container plugin, or an outer call of this probe. */
     public static boolean recordedElsewhere(Object request) {
-        return RECORDED_BY_CONTAINER.get(request) != null || REQUEST_SPAN.get(request) != null;
+        return RECORDED_BY_CONTAINER.get(request) != null || RECORDED_BY_CONTAINER.get(request.getClass()) != null
+                || REQUEST_SPAN.get(request) != null;
     }
 }

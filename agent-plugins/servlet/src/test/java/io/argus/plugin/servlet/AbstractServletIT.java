@@ -90,8 +90,17 @@ abstract class AbstractServletIT extends AbstractContainerPluginIT {
     }
 
     void recordsEveryRequestOnce(String javaHome) throws Exception {
-        String service = service("all", javaHome);
-        try (AgentApp app = start(service, javaHome, 100).start()) {
+        recordsEveryRequestOnce(service("all", javaHome), start(service("all", javaHome), javaHome, 100));
+    }
+
+    /** With every request's state in the agent's map, as for classes loaded before the agent was up. */
+    void recordsEveryRequestOnceWithTheStateInTheMap() throws Exception {
+        String service = service("mapped", JDK);
+        recordsEveryRequestOnce(service, start(service, JDK, 100).agent("argus.state.ownerFields", false));
+    }
+
+    private void recordsEveryRequestOnce(String service, AgentApp.Builder application) throws Exception {
+        try (AgentApp app = application.start()) {
             Set<String> plugins = new HashSet<>(Arrays.asList(pluginsLoaded(app).split(",\\s*")));
             assertThat(plugins).contains("servlet").containsAll(containerPluginOn() ? List.of(containerPlugin()) : List.of());
             assertThat(plugins.contains(containerPlugin())).isEqualTo(containerPluginOn());

@@ -54,4 +54,9 @@ class Jetty12WithPluginIT extends AbstractServletIT {
     void namesRequestsByServletMappingWhenAsked() throws Exception {
         verifyNamesByServletMapping(true);
     }
+
+    @Test
+    void recordsEveryRequestOnceWhenTheRequestClassHasNoFields() throws Exception {
+        recordsEveryRequestOnceWithTheStateInTheMap();
+    }
 }

@@ -34,4 +34,9 @@ class TomcatWithPluginIT extends AbstractServletIT {
     void namesRequestsByServletMappingWhenAsked() throws Exception {
         verifyNamesByServletMapping(true);
     }
+
+    @Test
+    void recordsEveryRequestOnceWhenTheRequestClassHasNoFields() throws Exception {
+        recordsEveryRequestOnceWithTheStateInTheMap();
+    }
 }

@@ -10,8 +10,9 @@ import net.bytebuddy.asm.Advice;
  * starts here rather than in {@code service}: converting the raw URI to a String earlier would change
  * the way some Tomcat versions go on to decode it.
  *
- * <p>Records the method and path on the coyote request for the end of the request, and starts the
- * span (the core reads the trace headers through {@link CoyoteRequestHeaders}), which stays current
+ * <p>Records the method and path on the coyote request for the end of the request (an untraced request
+ * only where they are real fields: otherwise its end reads them from the coyote request, which Tomcat
+ * recycles only after {@code service} returns), and starts the span (the core reads the trace headers through {@link CoyoteRequestHeaders}), which stays current
  * on this thread until {@link ServiceAdvice}'s exit. {@code RewriteValve} may call this method again
  * for the same request; only the first call counts.
  *
@@ -31,11 +32,13 @@ public final class PostParseAdvice {
         }
         String method = req.method().toString();
         String path = req.requestURI().toString();
-        TomcatFields.REQUEST_METHOD.set(req, method);
-        TomcatFields.REQUEST_PATH.set(req, path);
         ActiveSpan span = ServerCalls.start(method, path, req, CoyoteRequestHeaders.INSTANCE);
         if (span != null) {
+            TomcatFields.REQUEST_METHOD.set(req, method);
+            TomcatFields.REQUEST_PATH.set(req, path);
             TomcatFields.REQUEST_SPAN.set(req, span);
+        } else if (TomcatFields.REQUEST_METHOD.setIfRealField(req, method)) {
+            TomcatFields.REQUEST_PATH.set(req, path);
         }
     }
 }

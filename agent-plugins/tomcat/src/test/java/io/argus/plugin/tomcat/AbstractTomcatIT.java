@@ -50,6 +50,21 @@ abstract class AbstractTomcatIT extends AbstractContainerPluginIT {
         verifyRecordsEveryRequest(service, start(service, javaHome, 100), "tomcat", 3);
     }
 
+    /**
+     * As with real fields, when the coyote request's state lives in the agent's map (its class loaded
+     * before the agent was up): the coyote request is then no class the agent changed.
+     */
+    @Test
+    void recordsEveryRequestWithTheStateInTheMap() throws Exception {
+        String service = service("mapped", JDK);
+        verifyRecordsEveryRequest(service, start(service, JDK, 100).agent("argus.state.ownerFields", false), "tomcat", 2);
+    }
+
+    @Test
+    void joinsInboundSampledContextAtZeroPercentWithTheStateInTheMap() throws Exception {
+        verifyJoinsInboundSampledContextAtZeroPercent("argus.state.ownerFields", "false");
+    }
+
     // ---- inbound context is honoured at 0%, and no context is left on the worker thread
 
     @Test
