@@ -7,7 +7,7 @@ processes are then killed. Scenarios are interleaved, N launches each; prints th
 to the baseline and a two-sided Mann-Whitney p (normal approximation with tie ranks).
 
     python3 startup_pair.py --argus-home distribution/target/argus --runs 16 --delay 3 \
-        --scenarios baseline,empty,jvm-only,default-0,no-early-fields [--agent-jar NAME=PATH ...]
+        --scenarios baseline,empty,jvm-only,default-0,early-fields [--agent-jar NAME=PATH ...]
 
 `empty` needs --empty-agent (a jar whose premain returns at once). A collector should listen on
 127.0.0.1:9898, as in the harness. Ports 18201/18202 must be free.
@@ -33,7 +33,8 @@ plugins = [re.sub(r'^argus-plugin-(.+)\.jar$', r'\1', os.path.basename(j))
 scenarios = {'baseline': [],
              'jvm-only': ['-javaagent:' + agent] + ['-Dargus.plugin.%s.enabled=false' % n for n in plugins if n != 'jvm'],
              'default-0': ['-javaagent:' + agent],
-             'no-early-fields': ['-javaagent:' + agent, '-Dargus.startup.earlyFields=false']}
+             'no-early-fields': ['-javaagent:' + agent, '-Dargus.startup.earlyFields=false'],
+             'early-fields': ['-javaagent:' + agent, '-Dargus.startup.earlyFields=true']}
 if a.empty_agent:
     scenarios['empty'] = ['-javaagent:' + a.empty_agent]
 for spec in a.agent_jar:
