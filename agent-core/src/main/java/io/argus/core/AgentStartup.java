@@ -11,12 +11,10 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * The agent's entry point, called by {@code premain} and {@code agentmain} inside the agent's class
- * loader. On a normal start the application's main thread reads the configuration sources (for
- * {@code argus.enabled}, the log level and {@code waitForInstrumentation}), creates two threads and
- * returns: the rest (the bridge, recorders, exporter, plugins, the instrumentation
- * engine and the retransformation of the classes that loaded meanwhile) runs on {@code argus-start}.
- * That thread reads the settings (with {@code argus.startup.earlyFields=true}, and where an enabled plugin
+ * The agent's entry point inside the agent's class loader. On a normal start {@code premain} has only
+ * started the start-up thread ({@code argus-start}), which calls this and does everything here: the
+ * configuration, the bridge, recorders, exporter, plugins, the instrumentation engine and the
+ * retransformation of the classes that loaded meanwhile. It reads the settings (with {@code argus.startup.earlyFields=true}, and where an enabled plugin
  * declares fields on a library class, it also defines the bridge and registers the owner classes' fields,
  * so that classes loading while the application starts get them), then waits,
  * asleep, for a core the application does not need ({@link SpareCpuGate}, at most
@@ -39,55 +37,54 @@ public final class AgentStartup {
     private AgentStartup() {
     }
 
-    public static void begin(final Instrumentation inst, String args, final File home, final File bridgeJar,
-                             final boolean lateAttach, final long startNanos) {
-        final AgentConfig config = AgentConfig.load(home);
+    /**
+     * @param startNanos   when premain began
+     * @param premainNanos how long premain took on the application's thread, when this runs on the
+     *                     start-up thread premain started; -1 when this runs in premain itself (a late
+     *                     attach, or {@code waitForInstrumentation}), which returns once it is done
+     */
+    public static void begin(Instrumentation inst, String args, File home, File bridgeJar,
+                             boolean lateAttach, long startNanos, long premainNanos) {
+        AgentConfig config = AgentConfig.load(home);
         AgentSettings.applyLogLevel(config);
         if (!config.getBoolean("argus.enabled", true)) {
             AgentLog.info("disabled by configuration");
             return;
         }
-        if (lateAttach || config.getBoolean(AgentSettings.WAIT_FOR_INSTRUMENTATION, false)) {
+        if (premainNanos < 0) {
             start(inst, home, bridgeJar, new AgentSettings(config), startNanos, ON_CALLING_THREAD);
             return;
         }
-        final ThreadLauncher launcher = ThreadLauncher.start();
-        Thread starter = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    // the settings in full (every key checked and reported) off the application's thread
-                    AgentSettings settings = new AgentSettings(config);
-                    List<FieldDeclaration> ownerFields = manifestFields(home, settings);
-                    // only when asked: owner classes get their fields from before the wait; the rest waits
-                    AgentRuntime runtime = null;
-                    if (ownerFieldsBeforeWait(settings, ownerFields)) {
-                        runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
-                        AgentLog.debug("start-up: library classes get their fields as they load, from before the wait");
-                    }
-                    long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
-                    long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
-                    if (AgentLog.isDebug()) {
-                        AgentLog.debug("start-up: waited " + waited + " ms for a spare core; "
-                                + Thread.currentThread().getName() + " cpu before it " + cpuBeforeWait + " ms");
-                    }
-                    StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
-                    if (runtime == null) {
-                        runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
-                    }
-                    runtime.start(settings, startNanos, launcher);
-                } catch (Throwable t) {
-                    AgentLog.error("agent failed to start, the application runs without it", t);
-                } finally {
-                    launcher.close();
-                }
-            }
-        }, "argus-start");
-        starter.setDaemon(true);
-        starter.start();
         if (AgentLog.isDebug()) {
-            AgentLog.debug("start-up: premain took " + (System.nanoTime() - startNanos) / 1_000_000
-                    + " ms on the application's thread, cpu so far " + threadCpuMillis() + " ms");
+            AgentLog.debug("start-up: premain took " + premainNanos / 1_000_000 + " ms on the application's thread");
+        }
+        // created before this thread lowers its priority: the exporter keeps the application's
+        ThreadLauncher launcher = ThreadLauncher.start();
+        try {
+            // the settings in full (every key checked and reported)
+            AgentSettings settings = new AgentSettings(config);
+            List<FieldDeclaration> ownerFields = manifestFields(home, settings);
+            // only when asked: owner classes get their fields from before the wait; the rest waits
+            AgentRuntime runtime = null;
+            if (ownerFieldsBeforeWait(settings, ownerFields)) {
+                runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
+                AgentLog.debug("start-up: library classes get their fields as they load, from before the wait");
+            }
+            long cpuBeforeWait = AgentLog.isDebug() ? threadCpuMillis() : -1;
+            long waited = SpareCpuGate.await(settings.startupMaxDelayMillis);
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("start-up: waited " + waited + " ms for a spare core; "
+                        + Thread.currentThread().getName() + " cpu before it " + cpuBeforeWait + " ms");
+            }
+            StartThreadNiceness.lowerCurrentThread(settings.startThreadNiceness);
+            if (runtime == null) {
+                runtime = prepare(inst, bridgeJar, ownerFields, settings.ownerFields);
+            }
+            runtime.start(settings, startNanos, launcher);
+        } catch (Throwable t) {
+            AgentLog.error("agent failed to start, the application runs without it", t);
+        } finally {
+            launcher.close();
         }
     }
 

@@ -6,9 +6,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Starts the agent's long-lived threads (the exporter) at the application's priority. A Linux thread
- * inherits its creator's nice value, and the start-up thread lowers its own; so the application's
- * thread creates this one in {@code premain}, and the start-up thread hands it the thread starts to
- * run. It ends when the start-up thread closes it.
+ * inherits its creator's nice value, and the start-up thread lowers its own; so the start-up thread
+ * creates this one first, while it still has the application's priority, and later hands it the thread
+ * starts to run. It ends when the start-up thread closes it.
  */
 final class ThreadLauncher implements Executor {
 
