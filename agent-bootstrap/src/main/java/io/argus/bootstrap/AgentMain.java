@@ -8,8 +8,9 @@ import java.lang.reflect.Method;
  * Entry point of {@code -javaagent:argus-agent.jar}. By default it starts the agent's start-up thread
  * and returns: that thread creates the isolated class loader and hands over to the agent core inside
  * it, which puts the bridge into the bootstrap loader and starts the rest. With
- * {@code argus.startup.waitForInstrumentation=true}, and on a late attach, all of it runs here. Whatever goes wrong here, the application starts anyway:
- * one line goes to stderr and the agent stays out of the way.
+ * {@code argus.startup.waitForInstrumentation=true}, and on a late attach, all of it runs here.
+ * Whatever goes wrong, the application starts anyway: one line goes to stderr and the agent stays out
+ * of the way.
  */
 public final class AgentMain {
 
@@ -27,7 +28,8 @@ public final class AgentMain {
         start(args, inst, true);
     }
 
-    private static synchronized void start(final String args, final Instrumentation inst, final boolean lateAttach) {
+    private static synchronized void start(final String args, final Instrumentation inst,
+                                           final boolean lateAttach) {
         if (started || !isEnabled()) {
             return;
         }

@@ -64,14 +64,16 @@ public final class AgentRuntime {
     private final Map<String, FieldRegistry.OwnerFields> jdkOwners = new HashMap<String, FieldRegistry.OwnerFields>();
 
     /**
-     * The part that must not wait: the library owner classes' fields, from the plugins' manifests, so
-     * that a request class that loads before the agent is up still gets them. The JDK's owners wait:
-     * their fields serve traced requests only, and injecting them while the application starts (a
-     * {@code ForkJoinTask} that its first {@code CompletableFuture} loads) would cost it the reading
-     * of JDK class files. The bridge must be defined.
+     * Registers the library owner classes' fields, from the plugins' manifests: after the wait for a
+     * spare core by default, before it with {@code argus.startup.earlyFields=true}, so that a request class
+     * loading meanwhile gets them. The JDK's owners always wait for {@link #start}: their fields serve
+     * traced requests only, and injecting them while the application starts (a {@code ForkJoinTask}
+     * that its first {@code CompletableFuture} loads) would cost it the reading of JDK class files. The
+     * bridge must be defined.
      *
      * @param manifestFields the fields the enabled plugins' manifests declare
-     * @param realFields false with {@code argus.state.ownerFields=false}: no class gets fields, all state is mapped
+     * @param realFields     false with {@code argus.state.ownerFields=false}: no class gets fields, all
+     *                       state is in the map
      */
     AgentRuntime(Instrumentation inst, List<FieldDeclaration> manifestFields, boolean realFields) {
         this.inst = inst;

@@ -10,10 +10,11 @@ import net.bytebuddy.asm.Advice;
  * starts here rather than in {@code service}: converting the raw URI to a String earlier would change
  * the way some Tomcat versions go on to decode it.
  *
- * <p>Records the method and path on the coyote request for the end of the request (an untraced request
- * only where they are real fields: otherwise its end reads them from the coyote request, which Tomcat
- * recycles only after {@code service} returns), and starts the span (the core reads the trace headers through {@link CoyoteRequestHeaders}), which stays current
- * on this thread until {@link ServiceAdvice}'s exit. {@code RewriteValve} may call this method again
+ * <p>Starts the span (the core reads the trace headers through {@link CoyoteRequestHeaders}), which
+ * stays current on this thread until {@link ServiceAdvice}'s exit, and records the method and path on
+ * the coyote request for the end of the request: an untraced request only where they are real fields;
+ * otherwise its end reads them from the coyote request again, which Tomcat recycles only after
+ * {@code service} returns. {@code RewriteValve} may call this method again
  * for the same request; only the first call counts.
  *
  * <p>Untraced requests allocate nothing here beyond what Tomcat caches for the application: absent
