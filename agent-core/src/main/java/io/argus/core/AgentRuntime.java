@@ -30,7 +30,6 @@ import io.argus.core.trace.Tracer;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -82,9 +81,11 @@ public final class AgentRuntime {
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
         fields.declare(manifestFields);
         Map<String, FieldRegistry.OwnerFields> libraryOwners = new HashMap<String, FieldRegistry.OwnerFields>();
-        for (Map.Entry<String, FieldRegistry.OwnerFields> owner : realFields
-                ? fields.owners().entrySet() : Collections.<String, FieldRegistry.OwnerFields>emptyMap().entrySet()) {
-            (FieldDeclaration.isJdkClass(owner.getKey()) ? jdkOwners : libraryOwners).put(owner.getKey(), owner.getValue());
+        if (realFields) {
+            for (Map.Entry<String, FieldRegistry.OwnerFields> owner : fields.owners().entrySet()) {
+                (FieldDeclaration.isJdkClass(owner.getKey()) ? jdkOwners : libraryOwners)
+                        .put(owner.getKey(), owner.getValue());
+            }
         }
         ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, libraryOwners, transformedClasses);
     }

@@ -14,9 +14,10 @@ import java.util.concurrent.Executor;
  * The agent's entry point inside the agent's class loader. On a normal start {@code premain} has only
  * started the start-up thread ({@code argus-start}), which calls this and does everything here: the
  * configuration, the bridge, recorders, exporter, plugins, the instrumentation engine and the
- * retransformation of the classes that loaded meanwhile. It reads the settings (with {@code argus.startup.earlyFields=true}, and where an enabled plugin
- * declares fields on a library class, it also defines the bridge and registers the owner classes' fields,
- * so that classes loading while the application starts get them), then waits,
+ * retransformation of the classes that loaded meanwhile. It reads the settings (with
+ * {@code argus.startup.earlyFields=true}, and where an enabled plugin declares fields on a library class,
+ * it also defines the bridge and registers the owner classes' fields, so that classes loading while the
+ * application starts get them), then waits,
  * asleep, for a core the application does not need ({@link SpareCpuGate}, at most
  * {@code argus.startup.maxDelay}): on a small machine the application's own start-up goes first. Then
  * it lowers its own priority ({@code argus.startup.niceness}) for the rest: the application may be

@@ -86,11 +86,7 @@ public abstract class AbstractContainerPluginIT extends AbstractServerPluginIT {
      */
     protected void verifyJoinsInboundSampledContextAtZeroPercent(String... agentKeyValues) throws Exception {
         String service = service(agentKeyValues.length == 0 ? "zero" : "zero-set", JDK);
-        AgentApp.Builder application = start(service, JDK, 0);
-        for (int i = 0; i < agentKeyValues.length; i += 2) {
-            application.agent(agentKeyValues[i], agentKeyValues[i + 1]);
-        }
-        try (AgentApp app = application.start()) {
+        try (AgentApp app = start(service, JDK, 0).agentSettings(agentKeyValues).start()) {
             int port = readyPort(app);
             for (int i = 0; i < 3; i++) {
                 assertThat(get(port, "/hello/plain")).isEqualTo(200);

@@ -234,6 +234,14 @@ public final class AgentApp implements AutoCloseable {
             return this;
         }
 
+        /** Several {@code argus.*} settings, key then value. */
+        public Builder agentSettings(String... keyValues) {
+            for (int i = 0; i < keyValues.length; i += 2) {
+                agent(keyValues[i], keyValues[i + 1]);
+            }
+            return this;
+        }
+
         public Builder service(String name) {
             return agent("argus.service.name", name);
         }

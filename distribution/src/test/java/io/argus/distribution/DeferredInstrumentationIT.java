@@ -59,10 +59,8 @@ class DeferredInstrumentationIT {
         SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), name, app -> {
             app.collector(collector.ingestPort()).samplingRate(100)
                     .agent("argus.startup.waitForInstrumentation", "false")
-                    .agent("argus.log.level", "debug");
-            for (int i = 0; i < agentKeyValues.length; i += 2) {
-                app.agent(agentKeyValues[i], agentKeyValues[i + 1]);
-            }
+                    .agent("argus.log.level", "debug")
+                    .agentSettings(agentKeyValues);
         });
         try {
             cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));

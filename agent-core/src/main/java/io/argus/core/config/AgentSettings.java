@@ -40,8 +40,6 @@ public final class AgentSettings {
     public final ExporterMode exporterMode;
     /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
     public final boolean blockWhenFull;
-    public static final String WAIT_FOR_INSTRUMENTATION = "argus.startup.waitForInstrumentation";
-    public final boolean waitForInstrumentation;
     /** Nice increment for the agent's start-up thread on Linux; 0 leaves its priority alone. */
     public final int startThreadNiceness;
     /** How long the agent's start-up waits for a spare CPU core; 0 starts at once. */
@@ -75,7 +73,9 @@ public final class AgentSettings {
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
-        this.waitForInstrumentation = config.getBoolean(WAIT_FOR_INSTRUMENTATION, false);
+        // premain decides on it (the bootstrap's StartupMode, before this loader exists); read here so
+        // that a value it cannot parse is reported
+        config.getBoolean("argus.startup.waitForInstrumentation", false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
         this.startupEarlyFields = config.getBoolean("argus.startup.earlyFields", false);

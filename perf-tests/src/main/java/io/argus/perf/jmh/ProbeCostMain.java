@@ -81,14 +81,10 @@ public final class ProbeCostMain {
 
         Map<String, String[]> configs = new LinkedHashMap<>();
         configs.put("no agent", common);
-        configs.put("agent 0%", concat(common, agentArgs, "-Dargus.tracing.samplingRate=0"));
-        configs.put("agent 100%", concat(common, agentArgs, "-Dargus.tracing.samplingRate=100", "-Dbench.openSpan=true"));
+        putAgentConfigs(configs, "", common, agentArgs);
         String variant = options.get("variant-options").trim();
         if (!variant.isEmpty()) {
-            String[] variantArgs = concat(agentArgs, variant.split("\\s+"));
-            configs.put("agent 0% " + variant, concat(common, variantArgs, "-Dargus.tracing.samplingRate=0"));
-            configs.put("agent 100% " + variant, concat(common, variantArgs, "-Dargus.tracing.samplingRate=100",
-                    "-Dbench.openSpan=true"));
+            putAgentConfigs(configs, " " + variant, common, concat(agentArgs, variant.split("\\s+")));
         }
 
         List<String> rows = new ArrayList<>();
@@ -121,6 +117,14 @@ public final class ProbeCostMain {
         byBenchmark.values().forEach(rows::addAll);
         System.out.println();
         rows.forEach(System.out::println);
+    }
+
+    /** The agent at 0% and at 100% sampling (an open span on the benchmark thread), labelled with {@code suffix}. */
+    private static void putAgentConfigs(Map<String, String[]> configs, String suffix, String[] common,
+                                        String[] agentArgs) {
+        configs.put("agent 0%" + suffix, concat(common, agentArgs, "-Dargus.tracing.samplingRate=0"));
+        configs.put("agent 100%" + suffix, concat(common, agentArgs, "-Dargus.tracing.samplingRate=100",
+                "-Dbench.openSpan=true"));
     }
 
     private static String[] concat(String[] first, String[] second, String... more) {

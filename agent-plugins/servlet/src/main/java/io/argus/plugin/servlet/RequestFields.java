@@ -17,7 +17,10 @@ public final class RequestFields {
     static final String PATH = "servlet.path";
     static final String ERROR = "servlet.error";
 
-    /** Set when the request object is made, while the container's own plugin records its requests (see {@link #markRecordedByContainer}). */
+    /**
+     * Set when the request object is made, while the container's own plugin records its requests (see
+     * {@link #markRecordedByContainer}).
+     */
     public static final ObjectField<Boolean> RECORDED_BY_CONTAINER = ObjectField.named(CONTAINER_RECORDED);
     /** The span of a request this plugin traces. */
     public static final ObjectField<ActiveSpan> REQUEST_SPAN = ObjectField.named(SPAN);
