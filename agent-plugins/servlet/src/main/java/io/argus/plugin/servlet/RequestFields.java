@@ -47,9 +47,13 @@ public final class RequestFields {
         }
     }
 
-    /** Whether another recorder has the request: a container plugin, or an outer call of this probe. */
+    /**
+     * Whether another recorder has the request: a container plugin, or an outer call of this probe. The
+     * class goes first: where it is marked, the request object's own identity is never hashed for a
+     * look-up; where nothing is, that map is empty and the check is one volatile read.
+     */
     public static boolean recordedElsewhere(Object request) {
-        return RECORDED_BY_CONTAINER.get(request) != null || RECORDED_BY_CONTAINER.get(request.getClass()) != null
+        return RECORDED_BY_CONTAINER.get(request.getClass()) != null || RECORDED_BY_CONTAINER.get(request) != null
                 || REQUEST_SPAN.get(request) != null;
     }
 }
