@@ -1,16 +1,21 @@
 package io.argus.bootstrap;
 
+import io.argus.bootstrap.handoff.AgentHandoff;
+import io.argus.bootstrap.handoff.ConfigSources;
+import io.argus.bootstrap.handoff.StartGate;
+import io.argus.bootstrap.handoff.StartupMode;
+
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 
 /**
- * Entry point of {@code -javaagent:argus-agent.jar}. By default it starts the agent's start-up thread
- * and returns: that thread creates the isolated class loader and hands over to the agent core inside
- * it, which puts the bridge into the bootstrap loader and starts the rest. With
- * {@code argus.startup.waitForInstrumentation=true}, and on a late attach, all of it runs here.
- * Whatever goes wrong, the application starts anyway: one line goes to stderr and the agent stays out
- * of the way.
+ * Entry point of {@code -javaagent:argus-agent.jar}. It reads the configuration's sources and decides the
+ * start-up mode ({@link StartupMode}). By default ({@code parallel}) it registers the start gate, which
+ * holds any class a probe applies to until the engine is ready, starts the start-up thread and returns:
+ * that thread creates the isolated class loader and hands over to the agent core inside it. With
+ * {@code premain}, and on a late attach, all of it runs here. Whatever goes wrong, the application starts
+ * anyway: one line goes to stderr and the agent stays out of the way.
  */
 public final class AgentMain {
 
@@ -28,49 +33,64 @@ public final class AgentMain {
         start(args, inst, true);
     }
 
-    private static synchronized void start(final String args, final Instrumentation inst,
-                                           final boolean lateAttach) {
+    private static synchronized void start(String args, Instrumentation inst, boolean lateAttach) {
         if (started || !isEnabled()) {
             return;
         }
         started = true;
-        final long t0 = System.nanoTime();
+        long t0 = System.nanoTime();
         final AgentHome home;
+        final File bridgeJar;
+        final ConfigSources config;
+        final StartGate gate;
+        StartupMode.Decision startup;
         try {
             home = AgentHome.locate(AgentMain.class);
+            bridgeJar = home.bridgeJar();
+            config = ConfigSources.load(home.directory());
+            startup = lateAttach ? StartupMode.decideLateAttach() : StartupMode.decide(config);
+            if (startup.mode == StartupMode.PARALLEL) {
+                ProbeIndexFiles.Result index = ProbeIndexFiles.read(home, config);
+                if (index.candidates == null) {
+                    // without the index the gate cannot tell which classes to hold: keep the guarantee the slow way
+                    startup = StartupMode.fallBackToPremain(startup, index.problem);
+                }
+                gate = index.candidates == null ? StartGate.notHolding() : StartGate.holding(index.candidates);
+            } else {
+                gate = StartGate.notHolding();
+            }
         } catch (Throwable t) {
             failed(t);
             return;
         }
-        if (lateAttach || StartupMode.waitForInstrumentation(home.directory())) {
-            begin(inst, args, home, lateAttach, t0, -1);
+        if (startup.mode != StartupMode.PARALLEL && startup.mode != StartupMode.DEFERRED) {
+            begin(new AgentHandoff(inst, args, home.directory(), bridgeJar, config, startup,
+                    lateAttach, gate, t0, -1), home);
             return;
         }
-        // even the agent's class loader is made off the application's thread: opening the core jar and
-        // loading the first classes from it took 10-17 ms of the application's start-up
-        final long premainNanos = System.nanoTime() - t0;
+        if (startup.mode == StartupMode.PARALLEL) {
+            inst.addTransformer(gate, true);
+        }
+        final AgentHandoff handoff = new AgentHandoff(inst, args, home.directory(), bridgeJar, config,
+                startup, false, gate, t0, System.nanoTime() - t0);
         Thread starter = new Thread(new Runnable() {
             @Override
             public void run() {
-                begin(inst, args, home, false, t0, premainNanos);
+                begin(handoff, home);
             }
         }, "argus-start");
         starter.setDaemon(true);
+        gate.startThread(starter);
         starter.start();
     }
 
-    /**
-     * @param premainNanos how long premain took on the application's thread, when this runs on the
-     *                     start-up thread; -1 when it runs in premain, which returns once it is done
-     */
-    private static void begin(Instrumentation inst, String args, AgentHome home, boolean lateAttach, long t0,
-                              long premainNanos) {
+    private static void begin(AgentHandoff handoff, AgentHome home) {
         try {
             ClassLoader loader = new AgentClassLoader(home.coreClassPath());
-            Method begin = Class.forName(CORE_ENTRY, true, loader).getMethod("begin", Instrumentation.class,
-                    String.class, File.class, File.class, boolean.class, long.class, long.class);
-            begin.invoke(null, inst, args, home.directory(), home.bridgeJar(), lateAttach, t0, premainNanos);
+            Method begin = Class.forName(CORE_ENTRY, true, loader).getMethod("begin", AgentHandoff.class);
+            begin.invoke(null, handoff);
         } catch (Throwable t) {
+            handoff.gate().fail();
             failed(t);
         }
     }

@@ -1,5 +1,7 @@
 package io.argus.core;
 
+import io.argus.bootstrap.handoff.StartGate;
+import io.argus.bootstrap.handoff.StartupMode;
 import io.argus.bridge.AdviceErrors;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
@@ -17,8 +19,8 @@ import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.InstrumentationEngine;
+import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
-import io.argus.core.state.FieldManifest;
 import io.argus.core.metrics.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.ArgusPlugin;
@@ -30,72 +32,50 @@ import io.argus.core.trace.Tracer;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Sets up the agent inside its isolated class loader, on the start-up thread ({@link AgentStartup}):
- * first the owner classes' fields, then (once there is a spare core) recorders into the bridge, the
- * exporter, the plugins and the instrumentation engine.
+ * Sets up the agent inside its isolated class loader, on the start-up thread ({@link AgentStartup}): the
+ * recorders into the bridge, the exporter, the plugins, the owner classes' fields and the instrumentation
+ * engine; then it opens the start gate (from then on every class goes through the engine), retransforms the
+ * probed classes that loaded before, and starts the exporter. The bridge must be defined.
  */
 public final class AgentRuntime {
 
     private static final long SHUTDOWN_FLUSH_MILLIS = 2000;
 
     private final Instrumentation inst;
+    private final StartGate gate;
+    private final boolean gateRegistered;
     private final ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
     private final AgentCounters counters = new AgentCounters();
     private final FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
     /** Class definitions the agent changed (fields, advice or both), each once. */
     private final AtomicLong transformedClasses = new AtomicLong();
-    private final List<FieldDeclaration> manifestFields;
-    private final OwnerFieldsTransformer ownerFields;
-    private final boolean realFields;
-    /** The JDK's owner classes, which get their fields once the agent has waited for a spare core. */
-    private final Map<String, FieldRegistry.OwnerFields> jdkOwners = new HashMap<String, FieldRegistry.OwnerFields>();
 
     /**
-     * Registers the library owner classes' fields, from the plugins' manifests: after the wait for a
-     * spare core by default, before it with {@code argus.startup.earlyFields=true}, so that a request class
-     * loading meanwhile gets them. The JDK's owners always wait for {@link #start}: their fields serve
-     * traced requests only, and injecting them while the application starts (a {@code ForkJoinTask}
-     * that its first {@code CompletableFuture} loads) would cost it the reading of JDK class files. The
-     * bridge must be defined.
-     *
-     * @param manifestFields the fields the enabled plugins' manifests declare
-     * @param realFields     false with {@code argus.state.ownerFields=false}: no class gets fields, all
-     *                       state is in the map
+     * @param gate           the agent's one transformer
+     * @param gateRegistered whether premain registered the gate already (it holds the probed classes that
+     *                       load before the engine is ready); else this registers it once the engine is
      */
-    AgentRuntime(Instrumentation inst, List<FieldDeclaration> manifestFields, boolean realFields) {
+    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered) {
         this.inst = inst;
-        this.manifestFields = manifestFields;
-        this.realFields = realFields;
+        this.gate = gate;
+        this.gateRegistered = gateRegistered;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
-        fields.declare(manifestFields);
-        Map<String, FieldRegistry.OwnerFields> libraryOwners = new HashMap<String, FieldRegistry.OwnerFields>();
-        if (realFields) {
-            for (Map.Entry<String, FieldRegistry.OwnerFields> owner : fields.owners().entrySet()) {
-                (FieldDeclaration.isJdkClass(owner.getKey()) ? jdkOwners : libraryOwners)
-                        .put(owner.getKey(), owner.getValue());
-            }
-        }
-        ownerFields = OwnerFieldsTransformer.install(inst, agentLoader, libraryOwners, transformedClasses);
     }
-
 
     /**
      * @param threadLauncher starts the agent's long-lived threads, at the application's priority
      */
-    void start(AgentSettings settings, long startNanos, Executor threadLauncher) {
-        ownerFields.add(inst, jdkOwners);
+    void start(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
         String version = version();
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
         if (settings.blockWhenFull) {
@@ -118,8 +98,19 @@ public final class AgentRuntime {
         List<TypeProbe> probes = new ArrayList<TypeProbe>();
         List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
         loadPlugins(settings, agentLoader, exporter, started, probes, fieldDeclarations);
-        declarePluginFields(fieldDeclarations);
+        fields.declare(fieldDeclarations);
+        Map<String, FieldRegistry.OwnerFields> owners = settings.ownerFields
+                ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
+        OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
+        engine.prepare(inst);
+
+        // from here on every class goes through the engine; classes the gate held go on
+        gate.open(new AgentTransformer(ownerFields, engine.transformer()));
+        if (!gateRegistered) {
+            inst.addTransformer(gate, true);
+        }
+        engine.retransformLoaded();
         tracer.onFirstTrace(new Runnable() {
             @Override
             public void run() {
@@ -130,6 +121,7 @@ public final class AgentRuntime {
                 }
             }
         });
+        exporter.startedObserving(mode.settingValue(), gate.openedAtMillis());
         exporter.addGaugeSource(new GaugeSource() {
             @Override
             public void sample(GaugeSink sink) {
@@ -149,42 +141,16 @@ public final class AgentRuntime {
             }
         }, "argus-shutdown"));
 
-        engine.start(inst);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
                 ? settings.collectorList() : "discard")
-                + ", sampling=" + settings.samplingRate + "%, plugins=" + started);
+                + ", sampling=" + settings.samplingRate + "%, startup=" + mode.settingValue()
+                + ", plugins=" + started);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis
-                    + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms");
-        }
-    }
-
-    /**
-     * The plugins' own declarations, which their manifests should have listed. One that did not is
-     * reported: its owner classes that loaded meanwhile keep that field in the map.
-     */
-    private void declarePluginFields(List<FieldDeclaration> declared) {
-        Set<FieldDeclaration> listed = new HashSet<FieldDeclaration>(manifestFields);
-        Set<String> knownOwners = new HashSet<String>(fields.owners().keySet());
-        List<FieldDeclaration> unlisted = new ArrayList<FieldDeclaration>();
-        for (FieldDeclaration d : declared) {
-            if (!listed.contains(d)) {
-                unlisted.add(d);
-                AgentLog.warn("field " + d.fieldName() + " on " + d.ownerClassName() + " is missing from its plugin's "
-                        + FieldManifest.RESOURCE + ": classes that loaded before the plugins keep it in the map");
-            }
-        }
-        fields.declare(unlisted);
-        Map<String, FieldRegistry.OwnerFields> newOwners = new HashMap<String, FieldRegistry.OwnerFields>();
-        for (FieldDeclaration d : unlisted) {
-            if (!knownOwners.contains(d.ownerClassName())) {
-                newOwners.put(d.ownerClassName(), fields.owners().get(d.ownerClassName()));
-            }
-        }
-        if (!newOwners.isEmpty() && realFields) {
-            ownerFields.add(inst, newOwners);
+                    + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms; " + gate.heldClasses()
+                    + " classes waited for the engine, " + gate.heldNanos() / 1_000_000 + " ms in all");
         }
     }
 

@@ -208,9 +208,6 @@ public final class AgentApp implements AutoCloseable {
             this.mainClass = mainClass;
             agentProperties.put("argus.metrics.interval", "1s");
             agentProperties.put("argus.exporter.maxDelay", "20ms");
-            // tests send requests right after start-up: instrument before the first one
-            // (the default, deferred mode has a test of its own)
-            agentProperties.put("argus.startup.waitForInstrumentation", "true");
         }
 
         public Builder javaHome(String home) {

@@ -10,14 +10,14 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The default start-up mode: {@code premain} returns at once and the agent starts on a thread of its
- * own; the classes the application loads meanwhile (here Jetty's Server, loaded at once) are
- * instrumented once the engine is in, and the first traces follow.
+ * The opt-in deferred start-up ({@code argus.startup.mode=deferred}): {@code premain} returns at once and
+ * the agent starts on a thread of its own once it has waited for a spare core; the classes the application
+ * loads meanwhile (here Jetty's Server, loaded at once) are instrumented once the engine is in, and the
+ * traces follow from then on.
  */
 class DeferredInstrumentationIT {
 
     private static final String WAITED = "[argus] DEBUG start-up: waited ";
-    private static final String EARLY_FIELDS = "[argus] DEBUG start-up: library classes get their fields as they load";
 
     @Test
     void premainReturnsBeforeTheAgentHasStartedAndEarlyClassesAreInstrumentedAfter() {
@@ -31,7 +31,6 @@ class DeferredInstrumentationIT {
             int waited = cluster.front.indexOfLineStartingWith(WAITED);
             int firstFields = cluster.front.indexOfLineStartingWith("[argus] DEBUG fields added to ");
             assertThat(waited).as("the start-up thread's wait").isNotNegative();
-            assertThat(cluster.front.indexOfLineStartingWith(EARLY_FIELDS)).as("owner fields before the wait").isNegative();
             if (firstFields >= 0) {
                 assertThat(firstFields).as("owner fields only once the agent has waited").isGreaterThan(waited);
             }
@@ -42,25 +41,12 @@ class DeferredInstrumentationIT {
         }
     }
 
-    @Test
-    void withEarlyFieldsOwnerClassesGetTheirFieldsBeforeTheWaitAndTracesComplete() {
-        try (TestCollector collector = TestCollector.start();
-             SampleCluster cluster = startDeferred(collector, "early-fields", "argus.startup.earlyFields", "true")) {
-            int earlyFields = cluster.front.indexOfLineStartingWith(EARLY_FIELDS);
-            assertThat(earlyFields).as("owner fields registered").isNotNegative();
-            assertThat(earlyFields).as("owner fields registered before the wait")
-                    .isLessThan(cluster.front.indexOfLineStartingWith(WAITED));
-            assertCompleteCallTrace(cluster, collector, "a complete trace with the early fields");
-        }
-    }
-
-    /** The sample services at 100% with the agent started on its own thread, once {@code front}'s agent is up. */
-    private static SampleCluster startDeferred(TestCollector collector, String name, String... agentKeyValues) {
+    /** The sample services at 100% with the deferred start-up, once {@code front}'s agent is up. */
+    private static SampleCluster startDeferred(TestCollector collector, String name) {
         SampleCluster cluster = SampleCluster.start(System.getProperty("java.home"), name, app -> {
             app.collector(collector.ingestPort()).samplingRate(100)
-                    .agent("argus.startup.waitForInstrumentation", "false")
-                    .agent("argus.log.level", "debug")
-                    .agentSettings(agentKeyValues);
+                    .agent("argus.startup.mode", "deferred")
+                    .agent("argus.log.level", "debug");
         });
         try {
             cluster.front.awaitLine("\\[argus] Argus \\S+ started in \\d+ ms", Duration.ofSeconds(60));

@@ -1,99 +1,42 @@
 package io.argus.core.config;
 
+import io.argus.bootstrap.handoff.ConfigSources;
 import io.argus.core.AgentLog;
 
 import java.io.File;
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
 /**
- * Agent settings. Each key is looked up in {@code -Dargus.*} system properties, then in
- * {@code ARGUS_*} environment variables, then in {@code conf/agent.properties}. A value that does
- * not parse is reported once, with the key and what was expected, and the default is used.
+ * Agent settings, typed. Each key is looked up in the {@link ConfigSources} premain read ({@code -Dargus.*}
+ * system properties, then {@code ARGUS_*} environment variables, then {@code conf/agent.properties}). A
+ * value that does not parse is reported once, with the key and what was expected, and the default is used.
  */
 public final class AgentConfig {
 
-    private final Properties systemProperties;
-    private final Map<String, String> environment;
-    private final Properties file;
+    private final ConfigSources sources;
+
+    public AgentConfig(ConfigSources sources) {
+        this.sources = sources;
+    }
 
     public AgentConfig(Properties systemProperties, Map<String, String> environment, Properties file) {
-        this.systemProperties = systemProperties;
-        this.environment = environment;
-        this.file = file;
+        this(new ConfigSources(systemProperties, environment, file));
     }
 
     /** The agent's real sources; {@code argus.config.file} may point at another properties file. */
     public static AgentConfig load(File agentHome) {
-        Properties system = System.getProperties();
-        Map<String, String> env = System.getenv();
-        String override = system.getProperty("argus.config.file", env.get("ARGUS_CONFIG_FILE"));
-        File file = override != null ? new File(override) : new File(agentHome, "conf/agent.properties");
-        return new AgentConfig(system, env, readProperties(file, override != null));
-    }
-
-    static Properties readProperties(File file, boolean mustExist) {
-        Properties properties = new Properties();
-        if (!file.isFile()) {
-            if (mustExist) {
-                AgentLog.error("config file " + file + " does not exist; using defaults");
-            }
-            return properties;
+        ConfigSources sources = ConfigSources.load(agentHome);
+        if (sources.fileProblem() != null) {
+            AgentLog.error(sources.fileProblem());
         }
-        try (InputStream in = new FileInputStream(file)) {
-            properties.load(in);
-        } catch (IOException | IllegalArgumentException e) {
-            AgentLog.error("cannot read config file " + file + "; using defaults", e);
-        }
-        return properties;
+        return new AgentConfig(sources);
     }
 
     /** The raw value, or null when no source sets it. */
     public String raw(String key) {
-        String value = systemProperties.getProperty(key);
-        if (value == null) {
-            value = fromEnvironment(key);
-        }
-        if (value == null) {
-            value = file.getProperty(key);
-        }
-        return value == null ? null : value.trim();
-    }
-
-    /**
-     * {@code argus.tracing.samplingRate} is read from {@code ARGUS_TRACING_SAMPLINGRATE} or
-     * {@code ARGUS_TRACING_SAMPLING_RATE}.
-     */
-    private String fromEnvironment(String key) {
-        String plain = envName(key, false);
-        String value = environment.get(plain);
-        if (value == null) {
-            String split = envName(key, true);
-            if (!split.equals(plain)) {
-                value = environment.get(split);
-            }
-        }
-        return value;
-    }
-
-    static String envName(String key, boolean splitCamelCase) {
-        StringBuilder name = new StringBuilder(key.length() + 4);
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c == '.' || c == '-') {
-                name.append('_');
-            } else {
-                if (splitCamelCase && Character.isUpperCase(c) && i > 0 && Character.isLowerCase(key.charAt(i - 1))) {
-                    name.append('_');
-                }
-                name.append(Character.toUpperCase(c));
-            }
-        }
-        return name.toString();
+        return sources.raw(key);
     }
 
     public String getString(String key, String defaultValue) {

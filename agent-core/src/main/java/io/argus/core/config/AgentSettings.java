@@ -40,12 +40,10 @@ public final class AgentSettings {
     public final ExporterMode exporterMode;
     /** Benchmarks only: an application thread waits for room in the span queue instead of dropping its span. */
     public final boolean blockWhenFull;
-    /** Nice increment for the agent's start-up thread on Linux; 0 leaves its priority alone. */
+    /** Deferred start-up: nice increment for the agent's start-up thread on Linux; 0 leaves its priority alone. */
     public final int startThreadNiceness;
-    /** How long the agent's start-up waits for a spare CPU core; 0 starts at once. */
+    /** Deferred start-up: how long the agent's start-up waits for a spare CPU core; 0 starts at once. */
     public final long startupMaxDelayMillis;
-    /** Whether library owner classes get their fields before the agent waits for a spare core. */
-    public final boolean startupEarlyFields;
     /** Whether owner classes get real fields at all; false keeps every plugin's state in the agent's map. */
     public final boolean ownerFields;
     public final boolean honorInboundSampling;
@@ -73,12 +71,8 @@ public final class AgentSettings {
         this.maxBackoffMillis = config.getDurationMillis("argus.exporter.maxBackoff", 30_000, 100, 3_600_000);
         this.exporterMode = exporterMode(config);
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
-        // premain decides on it (the bootstrap's StartupMode, before this loader exists); read here so
-        // that a value it cannot parse is reported
-        config.getBoolean("argus.startup.waitForInstrumentation", false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
-        this.startupEarlyFields = config.getBoolean("argus.startup.earlyFields", false);
         this.ownerFields = config.getBoolean("argus.state.ownerFields", true);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);

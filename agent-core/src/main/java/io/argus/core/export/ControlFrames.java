@@ -18,6 +18,15 @@ final class ControlFrames {
 
     /** Asks for acknowledgements: an older collector ignores the field and never writes back. */
     static byte[] handshake(AgentSettings settings, String agentVersion, long startTimeMillis) {
+        return handshake(settings, agentVersion, startTimeMillis, "", 0);
+    }
+
+    /**
+     * @param startupMode       how the agent started ({@code argus.startup.mode})
+     * @param observingSinceMs  since when its probes are in, epoch millis
+     */
+    static byte[] handshake(AgentSettings settings, String agentVersion, long startTimeMillis, String startupMode,
+                            long observingSinceMs) {
         ProtoWriter out = new ProtoWriter(256);
         out.beginFrame();
         int handshake = out.beginMessage(FRAME_HANDSHAKE);
@@ -31,6 +40,8 @@ final class ControlFrames {
         out.writeUInt64(HANDSHAKE_START_TIME_MS, startTimeMillis);
         out.writeString(HANDSHAKE_RUNTIME_VERSION, System.getProperty("java.version", ""));
         out.writeBool(HANDSHAKE_ACKS, true);
+        out.writeString(HANDSHAKE_STARTUP_MODE, startupMode);
+        out.writeUInt64(HANDSHAKE_OBSERVING_SINCE_MS, observingSinceMs);
         out.endMessage(handshake);
         return out.endFrame();
     }

@@ -45,6 +45,8 @@ public final class Exporter implements Runnable {
     /** The collector connection could not be set up (e.g. unusable TLS trust material): spans are dropped. */
     private volatile boolean exportOff;
     private final String agentVersion;
+    private volatile String startupMode = "";
+    private volatile long observingSinceMillis;
     private final SpanEncoder encoder = new SpanEncoder();
     private final List<RecordedSpan> batch;
     /** Queued spans that make the exporter send before the delay: a batch, or half the queue if that is less. */
@@ -77,6 +79,12 @@ public final class Exporter implements Runnable {
         this.thread.setDaemon(true);
     }
 
+    /** How the agent started, and since when its probes are in (epoch millis): told to the collector in the handshake. */
+    public void startedObserving(String startupMode, long sinceMillis) {
+        this.startupMode = startupMode;
+        this.observingSinceMillis = sinceMillis;
+    }
+
     public void addGaugeSource(GaugeSource source) {
         gauges.add(source);
     }
@@ -103,7 +111,8 @@ public final class Exporter implements Runnable {
                 }
             }
             CollectorConnection created = new CollectorConnection(settings.collectorAddresses,
-                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis()), true, counters,
+                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis(), startupMode,
+                            observingSinceMillis), true, counters,
                     settings.maxPendingBytes, settings.maxUnackedBytes, CollectorConnection.REPLY_TIMEOUT_MILLIS,
                     settings.maxBackoffMillis, tls, settings.collectorTls.verifyHostname);
             created.start();

@@ -21,6 +21,8 @@ final class WireFields {
     static final int HANDSHAKE_START_TIME_MS = 8;
     static final int HANDSHAKE_RUNTIME_VERSION = 9;
     static final int HANDSHAKE_ACKS = 10;
+    static final int HANDSHAKE_STARTUP_MODE = 11;
+    static final int HANDSHAKE_OBSERVING_SINCE_MS = 12;
 
     static final int COLLECTOR_FRAME_HANDSHAKE_REPLY = 1;
     static final int COLLECTOR_FRAME_ACK = 2;

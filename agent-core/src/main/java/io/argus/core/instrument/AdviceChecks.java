@@ -11,12 +11,12 @@ import net.bytebuddy.pool.TypePool;
  * Refuses advice that could let an exception reach the application: every advice method must
  * declare {@code suppress = Throwable.class}. Checked from the class file, without loading it.
  */
-final class AdviceChecks {
+public final class AdviceChecks {
 
     private AdviceChecks() {
     }
 
-    static boolean isUsable(TypePool pool, String adviceClassName, String pluginName) {
+    public static boolean isUsable(TypePool pool, String adviceClassName, String pluginName) {
         TypePool.Resolution resolution = pool.describe(adviceClassName);
         if (!resolution.isResolved()) {
             AgentLog.error("plugin " + pluginName + ": advice class " + adviceClassName + " not found; probe skipped");

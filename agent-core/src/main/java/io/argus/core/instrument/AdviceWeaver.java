@@ -39,6 +39,7 @@ final class AdviceWeaver {
 
     private final Map<TypeProbe, CheckedAdvice> advice = new IdentityHashMap<TypeProbe, CheckedAdvice>();
     private final TypePools pools;
+    private final TypeProbe warmUp = AdviceWarmUp.probe();
 
     AdviceWeaver(List<TypeProbe> probes, ClassLoader agentLoader, HelperInjector helpers) {
         // The shaded ByteBuddy reads this relocated property: it needs no sun.misc.Unsafe here, and
@@ -57,6 +58,16 @@ final class AdviceWeaver {
             if (!probe.advice().isEmpty()) {
                 advice.put(probe, new CheckedAdvice(probe, advicePool, countErrors, helpers));
             }
+        }
+        advice.put(warmUp, new CheckedAdvice(warmUp, advicePool, countErrors, helpers));
+    }
+
+    /** Weaves a class of the agent's own, result dropped: see {@link AdviceWarmUp}. */
+    void warmUp(ClassLoader agentLoader) {
+        String name = AdviceWarmUp.Target.class.getName().replace('.', '/');
+        byte[] classFile = ClassFiles.read(agentLoader, name + ".class");
+        if (classFile != null) {
+            weave(agentLoader, name, null, null, classFile, java.util.Collections.singletonList(warmUp));
         }
     }
 

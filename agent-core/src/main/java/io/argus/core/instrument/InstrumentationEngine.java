@@ -13,13 +13,14 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Registers one class file transformer. For every class the JVM loads it asks the {@link ProbeIndex}
- * whether a probe could apply at all, which dismisses almost every class by its name; for the few
- * left it asks which probes apply, and hands only those classes to the {@link AdviceWeaver}.
+ * The instrumentation engine. Its transformer asks the {@link ProbeIndex}, for every class the JVM loads,
+ * whether a probe could apply at all, which dismisses almost every class by its name; for the few left it
+ * asks which probes apply, and hands only those classes to the {@link AdviceWeaver}. It runs behind the
+ * start gate, after the {@link OwnerFieldsTransformer} ({@link AgentTransformer}).
  *
- * <p>{@link #start} runs on the agent's start-up thread, after the application has begun: classes
- * that loaded before it are found among the loaded classes and retransformed. Owner classes get their
- * fields from {@link OwnerFieldsTransformer}, registered before this one and earlier at start-up.
+ * <p>{@link #prepare} and {@link #retransformLoaded} run on the agent's start-up thread: classes that
+ * loaded before the engine was ready (the JDK's, and in the deferred start-up everything the application
+ * loaded meanwhile) are found among the loaded classes and retransformed.
  */
 public final class InstrumentationEngine {
 
@@ -33,6 +34,7 @@ public final class InstrumentationEngine {
     /** Shared with the {@link OwnerFieldsTransformer}: each class definition the agent changed, once. */
     private final AtomicLong transformedClasses;
     private final EngineTimings timings = new EngineTimings();
+    private final ClassFileTransformer transformer = new PrefilterTransformer();
     private volatile AdviceWeaver weaver;
     private Instrumentation instrumentation;
 
@@ -48,12 +50,12 @@ public final class InstrumentationEngine {
     }
 
     /**
-     * Makes the weaver, registers the transformer, then retransforms the probed classes that loaded
-     * before: all on the calling thread, which returns when they are done.
+     * Makes the weaver and warms it up, on the calling thread: false (logged) if it cannot be made, and then
+     * no class is instrumented. Then {@link #transformer()} is ready for the classes that load.
      */
-    public synchronized void start(Instrumentation inst) {
+    public synchronized boolean prepare(Instrumentation inst) {
         if (probes.isEmpty()) {
-            return;
+            return false;
         }
         instrumentation = inst;
         long t0 = System.nanoTime();
@@ -61,14 +63,31 @@ public final class InstrumentationEngine {
         try {
             ModuleReads.openJdkTargetsToBridge(inst, exactTypeNames(probes));
             weaver = new AdviceWeaver(probes, agentLoader, new HelperInjector(agentLoader, inst));
+            weaver.warmUp(agentLoader);
         } catch (Throwable t) {
+            weaver = null;
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
+            return false;
+        }
+        timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
+        return true;
+    }
+
+    /** Instruments the classes that load, once {@link #prepare} succeeded; registered through the start gate. */
+    public ClassFileTransformer transformer() {
+        return transformer;
+    }
+
+    /**
+     * Retransforms the probed classes that loaded before the transformer was in force, on the calling
+     * thread, which returns when they are done.
+     */
+    public synchronized void retransformLoaded() {
+        if (weaver == null) {
             return;
         }
-        // the transformer first, then the scan: a class defining in between is seen by one or both
-        inst.addTransformer(new PrefilterTransformer(), true);
-        timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
-        retransform(inst, loadedCandidates(inst, index));
+        long cpu0 = threadCpuNanos();
+        retransform(instrumentation, loadedCandidates(instrumentation, index));
         timings.startThreadDone(threadCpuNanos() - cpu0);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + timings.describe());
@@ -94,10 +113,6 @@ public final class InstrumentationEngine {
             AgentLog.debug("first trace: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
-    }
-
-    public EngineTimings timings() {
-        return timings;
     }
 
     private static Set<String> exactTypeNames(List<TypeProbe> probes) {
@@ -150,7 +165,7 @@ public final class InstrumentationEngine {
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             ProbeIndex inForce = index;
-            if (loader == agentLoader || className == null
+            if (weaver == null || loader == agentLoader || className == null
                     || !inForce.isCandidate(loader, className)
                     || reentry.isInside()) {
                 return null;

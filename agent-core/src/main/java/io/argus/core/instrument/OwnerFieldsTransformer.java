@@ -12,12 +12,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Gives the plugins' owner classes their fields ({@link FieldInjection}) as they load. Registered
- * early, before the agent waits for a spare core, from the plugins' field manifests: a class that
- * loads before the agent is up keeps its per-request state in a real field, not in the map, so even
- * then an untraced request allocates nothing. Registered before the engine's transformer, it runs
- * first on a retransformation too, where it adds the same fields again to a class that got them as it
- * loaded (a retransformation must not change a class's fields) and nothing to one that did not.
+ * Gives the plugins' owner classes their fields ({@link FieldInjection}) as they load, so that an untraced
+ * request keeps its per-request state in a real field, not in the map, and allocates nothing. It runs
+ * before the engine's advice ({@link AgentTransformer}), on a retransformation too, where it adds the same
+ * fields again to a class that got them as it loaded (a retransformation must not change a class's fields)
+ * and nothing to one that did not.
  */
 public final class OwnerFieldsTransformer implements ClassFileTransformer {
 
@@ -32,14 +31,17 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
         this.transformedClasses = transformedClasses;
     }
 
-    /** Registers the transformer for {@code owners}; JDK owner classes' modules are made to read the bridge first. */
-    /** @param transformedClasses counts the classes it adds fields to */
-    public static OwnerFieldsTransformer install(Instrumentation inst, ClassLoader agentLoader,
-                                                 Map<String, FieldRegistry.OwnerFields> owners,
-                                                 AtomicLong transformedClasses) {
+    /**
+     * The transformer for {@code owners}, warmed up; JDK owner classes' modules are made to read the bridge
+     * first. Not registered: it runs behind the start gate ({@link AgentTransformer}).
+     *
+     * @param transformedClasses counts the classes it adds fields to
+     */
+    public static OwnerFieldsTransformer create(Instrumentation inst, ClassLoader agentLoader,
+                                                Map<String, FieldRegistry.OwnerFields> owners,
+                                                AtomicLong transformedClasses) {
         OwnerFieldsTransformer transformer = new OwnerFieldsTransformer(agentLoader, transformedClasses);
         transformer.add(inst, owners);
-        inst.addTransformer(transformer, true);
         if (!owners.isEmpty()) {
             transformer.warmUp(owners.values().iterator().next());
         }

@@ -1,5 +1,7 @@
 package io.argus.core.instrument;
 
+import io.argus.bootstrap.handoff.IgnoredTypes;
+import io.argus.bootstrap.handoff.ProbeCandidates;
 import io.argus.core.plugin.TypeProbe;
 
 import java.util.ArrayList;
@@ -7,7 +9,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Answers "could any probe apply to this class?" from its name and class loader alone, so that
@@ -24,29 +25,18 @@ final class ProbeIndex {
     private final List<String> hierarchyTypes = new ArrayList<String>();
     private final List<String[]> hierarchyHints = new ArrayList<String[]>();
     private final SuperTypeWalk superTypes = new SuperTypeWalk();
-    private final List<String> hierarchyResources = new ArrayList<String>();
-    /** Hierarchy probes with simple-name hints: their super types and hints, in step. */
-    private final List<String> hintedResources = new ArrayList<String>();
-    private final List<String[]> hints = new ArrayList<String[]>();
-    /** Per class loader: can it see any hierarchy probe's super type? Start-up path only. */
-    private final Map<ClassLoader, Boolean> loaderSeesHierarchyTypes =
-            Collections.synchronizedMap(new WeakHashMap<ClassLoader, Boolean>());
-    private final Map<ClassLoader, Map<String, Boolean>> loaderSeesResource =
-            Collections.synchronizedMap(new WeakHashMap<ClassLoader, Map<String, Boolean>>());
+    /** The name-only test, shared with premain's start gate. */
+    private final ProbeCandidates candidates;
 
     ProbeIndex(List<TypeProbe> probes) {
+        ProbeCandidates.Builder names = ProbeCandidates.builder();
         for (TypeProbe probe : probes) {
             String internal = probe.typeName().replace('.', '/');
             if (probe.isHierarchy()) {
                 hierarchyProbes.add(probe);
                 hierarchyTypes.add(internal);
                 hierarchyHints.add(probe.nameHints());
-            }
-            if (probe.isHierarchy() && probe.nameHints() != null) {
-                hintedResources.add(internal + ".class");
-                hints.add(probe.nameHints());
-            } else if (probe.isHierarchy()) {
-                hierarchyResources.add(internal + ".class");
+                names.subtypesOf(probe.typeName(), probe.nameHints());
             } else {
                 List<TypeProbe> same = exactProbes.get(internal);
                 if (same == null) {
@@ -54,69 +44,14 @@ final class ProbeIndex {
                     exactProbes.put(internal, same);
                 }
                 same.add(probe);
+                names.type(probe.typeName());
             }
         }
+        candidates = names.build();
     }
 
     boolean isCandidate(ClassLoader loader, String internalName) {
-        if (internalName == null) {
-            return false;
-        }
-        if (exactProbes.containsKey(internalName)) {
-            return true;
-        }
-        if (loader == null) {
-            return false;
-        }
-        if (!hints.isEmpty() && isHintedCandidate(loader, internalName)) {
-            return true;
-        }
-        if (hierarchyResources.isEmpty() || IgnoredTypes.isIgnored(internalName)) {
-            return false;
-        }
-        return seesHierarchyTypes(loader);
-    }
-
-    private boolean isHintedCandidate(ClassLoader loader, String internalName) {
-        for (int i = 0; i < hints.size(); i++) {
-            if (TypeProbe.simpleNameContainsAny(internalName, hints.get(i))
-                    && !IgnoredTypes.isPlatformOrGenerated(internalName)
-                    && sees(loader, hintedResources.get(i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Can {@code loader} see {@code resource}? Cached per loader and resource; start-up path only. */
-    private boolean sees(ClassLoader loader, String resource) {
-        Map<String, Boolean> known = loaderSeesResource.get(loader);
-        if (known == null) {
-            known = new java.util.concurrent.ConcurrentHashMap<String, Boolean>();
-            loaderSeesResource.put(loader, known);
-        }
-        Boolean sees = known.get(resource);
-        if (sees == null) {
-            sees = loader.getResource(resource) != null;
-            known.put(resource, sees);
-        }
-        return sees;
-    }
-
-    private boolean seesHierarchyTypes(ClassLoader loader) {
-        Boolean known = loaderSeesHierarchyTypes.get(loader);
-        if (known == null) {
-            boolean sees = false;
-            for (String resource : hierarchyResources) {
-                if (loader.getResource(resource) != null) {
-                    sees = true;
-                    break;
-                }
-            }
-            known = sees;
-            loaderSeesHierarchyTypes.put(loader, known);
-        }
-        return known;
+        return candidates.isCandidate(loader, internalName);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.argus.core.plugin;
 
+import io.argus.bootstrap.handoff.IgnoredTypes;
+
 /** A field a plugin wants on the objects of one library class: see {@link Probes#field}. */
 public final class FieldDeclaration {
 
@@ -31,8 +33,7 @@ public final class FieldDeclaration {
     }
 
     public static boolean isJdkClass(String className) {
-        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
-                || className.startsWith("com.sun.");
+        return IgnoredTypes.isJdkClass(className);
     }
 
     @Override

@@ -13,6 +13,7 @@ public final class Probes {
     private final AgentSettings settings;
     private final List<TypeProbe> probes = new ArrayList<TypeProbe>();
     private final List<FieldDeclaration> fields = new ArrayList<FieldDeclaration>();
+    private final List<String> typeSettings = new ArrayList<String>();
 
     public Probes(String pluginName, AgentSettings settings) {
         this.pluginName = pluginName;
@@ -73,6 +74,21 @@ public final class Probes {
     public Probes longField(String ownerClassName, String fieldName) {
         fields.add(new FieldDeclaration(ownerClassName, fieldName, true));
         return this;
+    }
+
+    /**
+     * Says that this plugin probes the classes a setting names ({@code Class#method} entries, comma-separated),
+     * so that the start gate holds them too: the plugin's build-time index cannot list them.
+     */
+    public Probes typesNamedIn(String settingKey) {
+        if (!typeSettings.contains(settingKey)) {
+            typeSettings.add(settingKey);
+        }
+        return this;
+    }
+
+    public List<String> typeSettings() {
+        return Collections.unmodifiableList(typeSettings);
     }
 
     public List<FieldDeclaration> fields() {

@@ -1,5 +1,6 @@
 package io.argus.core.plugin;
 
+import io.argus.bootstrap.handoff.ProbeCandidates;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -100,13 +101,7 @@ public final class TypeProbe {
 
     /** Whether the simple name of {@code className} (dotted or internal form) contains one of the hints. */
     public static boolean simpleNameContainsAny(String className, String[] hints) {
-        int start = Math.max(className.lastIndexOf('/'), className.lastIndexOf('.')) + 1;
-        for (String hint : hints) {
-            if (className.indexOf(hint, start) >= 0) {
-                return true;
-            }
-        }
-        return false;
+        return ProbeCandidates.simpleNameContainsAny(className, hints);
     }
 
     public List<MethodAdvice> advice() {

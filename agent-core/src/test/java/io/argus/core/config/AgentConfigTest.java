@@ -1,5 +1,6 @@
 package io.argus.core.config;
 
+import io.argus.bootstrap.handoff.ConfigSources;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -43,7 +44,7 @@ class AgentConfigTest {
         env.put("ARGUS_TRACING_SAMPLING_RATE", "12.5");
         AgentConfig config = new AgentConfig(props(), env, props());
         assertThat(config.getDouble("argus.tracing.samplingRate", 0, 0, 100)).isEqualTo(12.5);
-        assertThat(AgentConfig.envName("argus.plugin.jdk-http-client.enabled", false))
+        assertThat(ConfigSources.envName("argus.plugin.jdk-http-client.enabled", false))
                 .isEqualTo("ARGUS_PLUGIN_JDK_HTTP_CLIENT_ENABLED");
     }
 

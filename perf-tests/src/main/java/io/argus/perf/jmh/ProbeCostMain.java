@@ -71,7 +71,7 @@ public final class ProbeCostMain {
         }
         String[] common = commonList.toArray(new String[0]);
         List<String> agentArgList = new ArrayList<>(List.of("-javaagent:" + agent, "-Dargus.exporter.mode=discard",
-                "-Dargus.startup.waitForInstrumentation=true", "-Dargus.log.level=warn"));
+                "-Dargus.startup.mode=premain", "-Dargus.log.level=warn"));
         for (String extra : options.get("agent-options").trim().split("\\s+")) {
             if (!extra.isEmpty()) {
                 agentArgList.add(extra);

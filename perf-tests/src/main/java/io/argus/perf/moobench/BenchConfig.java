@@ -95,7 +95,7 @@ public enum BenchConfig {
                 flags.add("-Dargus.trace.methods=" + TRACED_CLASS + "#" + TRACED_METHOD);
                 flags.add("-Dargus.tracing.samplingRate=" + (this == T_I ? "0" : "100"));
                 // MonitoredClass loads at once: it must not run uninstrumented while ByteBuddy starts
-                flags.add("-Dargus.startup.waitForInstrumentation=true");
+                flags.add("-Dargus.startup.mode=premain");
                 if (needsCollector()) {
                     flags.add("-Dargus.collector.address=" + collectorAddress);
                     if (this == T_I_C_W_ALL) {

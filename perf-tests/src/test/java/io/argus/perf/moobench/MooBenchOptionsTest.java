@@ -66,7 +66,7 @@ class MooBenchOptionsTest {
         assertThat(BenchConfig.T.agentFlags(agent, otel, null)).isEmpty();
         List<String> ti = BenchConfig.T_I.agentFlags(agent, otel, null);
         assertThat(ti).contains("-javaagent:/opt/argus/agent/argus-agent.jar", "-Dargus.tracing.samplingRate=0",
-                "-Dargus.exporter.mode=discard", "-Dargus.startup.waitForInstrumentation=true", "-Dargus.trace.methods=io.argus.perf.moobench.MonitoredClass#monitoredMethod");
+                "-Dargus.exporter.mode=discard", "-Dargus.startup.mode=premain", "-Dargus.trace.methods=io.argus.perf.moobench.MonitoredClass#monitoredMethod");
         assertThat(BenchConfig.T_I_C.agentFlags(agent, otel, null)).contains("-Dargus.tracing.samplingRate=100",
                 "-Dargus.exporter.mode=discard");
         List<String> w = BenchConfig.T_I_C_W.agentFlags(agent, otel, "127.0.0.1:4711");

@@ -117,9 +117,9 @@ abstract class AbstractJettyIT extends AbstractServerPluginIT {
     // ---- request state in real fields
 
     @Test
-    void requestsCarryTheirStateInRealFieldsWhenTheEngineIsReadyFirst() throws Exception {
+    void requestsCarryTheirStateInRealFields() throws Exception {
         String service = service("fields", JDK);
-        try (AgentApp app = start(service, JDK, 100).agent("argus.startup.waitForInstrumentation", true).start()) {
+        try (AgentApp app = start(service, JDK, 100).start()) {
             int port = readyPort(app);
             assertThat(get(port, "/fields")).as("Jetty's request class implements FieldOwner").isEqualTo(200);
             assertThat(get(port, "/async")).isEqualTo(200);

@@ -31,6 +31,7 @@ public final class MethodPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        probes.typesNamedIn(MethodTargets.KEY);
         MethodTargets targets = MethodTargets.parse(probes.settings().config.getString(MethodTargets.KEY, ""));
         for (String error : targets.errors()) {
             AgentLog.error("plugin method: " + error);

@@ -1,4 +1,4 @@
-package io.argus.core.instrument;
+package io.argus.bootstrap.handoff;
 
 /**
  * Packages no plugin instruments through a hierarchy match: the JDK, the agent itself, and
@@ -6,7 +6,7 @@ package io.argus.core.instrument;
  * ({@code java/lang/String}) before any hierarchy work. Exact-name probes are looked up first, so
  * a plugin can still name a class in one of these packages.
  */
-final class IgnoredTypes {
+public final class IgnoredTypes {
 
     private static final String[] PREFIXES = {
             "java/", "javax/", "jdk/", "sun/", "com/sun/", "org/ietf/", "org/w3c/", "org/xml/",
@@ -27,7 +27,13 @@ final class IgnoredTypes {
             "java/", "javax/", "jdk/", "sun/", "com/sun/", "io/argus/", "net/bytebuddy/",
     };
 
-    static boolean isPlatformOrGenerated(String internalName) {
+    /** Whether {@code className} (dotted) is the JDK's, such as {@code java.util.concurrent.ForkJoinTask}. */
+    public static boolean isJdkClass(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.")
+                || className.startsWith("com.sun.");
+    }
+
+    public static boolean isPlatformOrGenerated(String internalName) {
         for (String prefix : PLATFORM_PREFIXES) {
             if (internalName.startsWith(prefix)) {
                 return true;
@@ -36,7 +42,7 @@ final class IgnoredTypes {
         return isGenerated(internalName);
     }
 
-    static boolean isIgnored(String internalName) {
+    public static boolean isIgnored(String internalName) {
         for (String prefix : PREFIXES) {
             if (internalName.startsWith(prefix)) {
                 return true;

@@ -1,0 +1,131 @@
+package io.argus.bootstrap.handoff;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.IllegalClassFormatException;
+import java.security.ProtectionDomain;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The agent's one class file transformer. Until the engine is ready it lets every class through but a
+ * probe candidate ({@link ProbeCandidates}, from the plugins' build-time index): the thread loading one
+ * waits until the engine is ready, then the class is instrumented as it loads. So no probed class runs
+ * without its probes, while the application starts beside the agent. Once ready, every class goes to the
+ * engine's transformer.
+ *
+ * <p>The wait is bounded ({@value #MAX_HOLD_SECONDS} s): past it the class goes through as it is, a line
+ * says so, and the engine instruments it once it is ready (a retransformation). The agent's own start-up
+ * thread is never held.
+ */
+public final class StartGate implements ClassFileTransformer {
+
+    public static final int MAX_HOLD_SECONDS = 60;
+
+    /** Null: holds nothing (the engine is ready, or a start-up mode that does not hold). */
+    private final ProbeCandidates candidates;
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private volatile ClassFileTransformer engine;
+    private volatile Thread startThread;
+    private volatile long openedAtMillis;
+    private final AtomicInteger held = new AtomicInteger();
+    private final AtomicLong heldNanos = new AtomicLong();
+    private final AtomicInteger passedUnprobed = new AtomicInteger();
+    private volatile String firstPassedUnprobed;
+
+    private StartGate(ProbeCandidates candidates) {
+        this.candidates = candidates;
+    }
+
+    /** A gate that holds the candidates until {@link #open}. */
+    public static StartGate holding(ProbeCandidates candidates) {
+        return new StartGate(candidates);
+    }
+
+    /** A gate registered only once the engine is ready: it never holds. */
+    public static StartGate notHolding() {
+        return new StartGate(null);
+    }
+
+    /** The thread that builds the engine: never held, whatever it loads. */
+    public void startThread(Thread thread) {
+        startThread = thread;
+    }
+
+    /** The engine is ready: every class from now on goes to {@code transformer}, and held classes go on. */
+    public void open(ClassFileTransformer transformer) {
+        engine = transformer;
+        openedAtMillis = System.currentTimeMillis();
+        ready.countDown();
+    }
+
+    /** The engine could not start: held classes go on uninstrumented, and nothing is held again. */
+    public void fail() {
+        ready.countDown();
+    }
+
+    public boolean isOpen() {
+        return engine != null;
+    }
+
+    /** When the engine became ready (epoch millis), 0 before. */
+    public long openedAtMillis() {
+        return openedAtMillis;
+    }
+
+    /** Classes whose loading waited for the engine, and for how long in all. */
+    public int heldClasses() {
+        return held.get();
+    }
+
+    public long heldNanos() {
+        return heldNanos.get();
+    }
+
+    /** Candidates that went through uninstrumented (the wait ran out), and the first of them. */
+    public int passedUnprobed() {
+        return passedUnprobed.get();
+    }
+
+    public String firstPassedUnprobed() {
+        return firstPassedUnprobed;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer)
+            throws IllegalClassFormatException {
+        ClassFileTransformer inForce = engine;
+        if (inForce != null) {
+            return inForce.transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+        }
+        if (candidates == null || classBeingRedefined != null || className == null
+                || Thread.currentThread() == startThread || !candidates.isCandidate(loader, className)) {
+            return null;
+        }
+        long t0 = System.nanoTime();
+        boolean opened;
+        try {
+            opened = ready.await(MAX_HOLD_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            opened = false;
+        }
+        held.incrementAndGet();
+        heldNanos.addAndGet(System.nanoTime() - t0);
+        inForce = engine;
+        if (inForce == null) {
+            if (opened) {
+                return null; // the engine failed: the agent is off
+            }
+            if (passedUnprobed.getAndIncrement() == 0) {
+                firstPassedUnprobed = className;
+                System.err.println("[argus] WARN " + className.replace('/', '.') + " waited " + MAX_HOLD_SECONDS
+                        + " s for the agent's engine and loads without its probes until the engine instruments it");
+            }
+            return null;
+        }
+        return inForce.transform(loader, className, null, protectionDomain, classfileBuffer);
+    }
+}

@@ -1,0 +1,138 @@
+package io.argus.core.instrument;
+
+import io.argus.bootstrap.handoff.PluginIndex;
+import io.argus.core.config.AgentConfig;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.ArgusPlugin;
+import io.argus.core.plugin.FieldDeclaration;
+import io.argus.core.plugin.Probes;
+import io.argus.core.plugin.TypeProbe;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.pool.TypePool;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.ServiceLoader;
+
+/**
+ * Run by each plugin module's build: calls the plugin's own {@code instrument} with the default settings
+ * and writes what it declared into {@link PluginIndex#RESOURCE} of the module's classes, the one place the
+ * start gate learns a plugin's probed classes and field owners from. It also checks what the declarations
+ * name: every advice and helper class must be in the module, and every advice usable
+ * ({@link AdviceChecks}), so that a misspelt name fails the build instead of skipping a probe at run time.
+ *
+ * <p>Arguments: the module's classes folder.
+ */
+public final class PluginIndexWriter {
+
+    private PluginIndexWriter() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: PluginIndexWriter <classes folder>");
+        }
+        File classes = new File(args[0]);
+        List<String> problems = new ArrayList<String>();
+        String index = write(classes, pluginsIn(classes), problems);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("plugin declarations in " + classes + " name what is not there:\n  "
+                    + join(problems, "\n  "));
+        }
+        File out = new File(classes, PluginIndex.RESOURCE);
+        if (!out.getParentFile().isDirectory() && !out.getParentFile().mkdirs()) {
+            throw new IOException("cannot create " + out.getParentFile());
+        }
+        Writer writer = new OutputStreamWriter(new java.io.FileOutputStream(out), StandardCharsets.UTF_8);
+        try {
+            writer.write(index);
+        } finally {
+            writer.close();
+        }
+    }
+
+    /** The plugins whose classes are in {@code classes} (not those of other jars on the class path). */
+    static List<ArgusPlugin> pluginsIn(File classes) {
+        List<ArgusPlugin> plugins = new ArrayList<ArgusPlugin>();
+        for (ArgusPlugin plugin : ServiceLoader.load(ArgusPlugin.class, Thread.currentThread().getContextClassLoader())) {
+            if (new File(classes, plugin.getClass().getName().replace('.', '/') + ".class").isFile()) {
+                plugins.add(plugin);
+            }
+        }
+        if (plugins.isEmpty()) {
+            throw new IllegalStateException("no " + ArgusPlugin.class.getName() + " service in " + classes);
+        }
+        return plugins;
+    }
+
+    /** The index text of {@code plugins}; what their declarations name that is not in {@code classes} goes to {@code problems}. */
+    static String write(File classes, List<ArgusPlugin> plugins, List<String> problems) {
+        AgentSettings defaults = new AgentSettings(new AgentConfig(new Properties(),
+                Collections.<String, String>emptyMap(), new Properties()));
+        TypePool pool = TypePool.Default.of(new ClassFileLocator.Compound(new ClassFileLocator.ForFolder(classes),
+                ClassFileLocator.ForClassLoader.of(Thread.currentThread().getContextClassLoader())));
+        StringBuilder out = new StringBuilder("# written at build time from the plugin's declarations (its instrument method)\n");
+        for (ArgusPlugin plugin : plugins) {
+            Probes probes = new Probes(plugin.name(), defaults);
+            plugin.instrument(probes);
+            out.append("plugin ").append(plugin.name()).append('\n');
+            for (TypeProbe probe : probes.probes()) {
+                if (probe.isHierarchy()) {
+                    out.append("subtypes ").append(probe.typeName());
+                    String[] hints = probe.nameHints();
+                    for (int i = 0; hints != null && i < hints.length; i++) {
+                        out.append(' ').append(hints[i]);
+                    }
+                } else {
+                    out.append("type ").append(probe.typeName()).append(probe.isWhenTracing() ? " when-tracing" : "");
+                }
+                out.append('\n');
+                check(classes, pool, plugin.name(), probe, problems);
+            }
+            for (FieldDeclaration field : probes.fields()) {
+                out.append("field ").append(field.ownerClassName()).append(' ').append(field.fieldName())
+                        .append(field.isLong() ? " long" : "").append('\n');
+            }
+            for (String key : probes.typeSettings()) {
+                out.append("types-in-setting ").append(key).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static void check(File classes, TypePool pool, String plugin, TypeProbe probe, List<String> problems) {
+        for (TypeProbe.MethodAdvice advice : probe.advice()) {
+            if (!isIn(classes, advice.adviceClassName)) {
+                problems.add(plugin + ": advice class " + advice.adviceClassName + " (probe of " + probe.typeName()
+                        + ") is not in the plugin");
+            } else if (!AdviceChecks.isUsable(pool, advice.adviceClassName, plugin)) {
+                problems.add(plugin + ": advice class " + advice.adviceClassName + " is not usable (see above)");
+            }
+        }
+        for (String helper : probe.helpers()) {
+            if (!isIn(classes, helper)) {
+                problems.add(plugin + ": helper class " + helper + " (probe of " + probe.typeName()
+                        + ") is not in the plugin");
+            }
+        }
+    }
+
+    private static boolean isIn(File classes, String className) {
+        return new File(classes, className.replace('.', '/') + ".class").isFile();
+    }
+
+    private static String join(List<String> parts, String separator) {
+        StringBuilder joined = new StringBuilder();
+        for (String part : parts) {
+            joined.append(joined.length() == 0 ? "" : separator).append(part);
+        }
+        return joined.toString();
+    }
+}

@@ -1,0 +1,77 @@
+package io.argus.distribution;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.argus.testing.AgentApp;
+import io.argus.testing.CollectorClient;
+import io.argus.testing.TestCollector;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * As a user starts a service: the sample services (Jetty 12, front calling back through the JDK's HTTP
+ * client) with the agent's default settings, and requests sent as soon as each service first answers,
+ * without waiting for any line of the agent's. Every request is traced end to end: each carries a sampled
+ * {@code traceparent} of its own (the default sampling rate is 0%, and a sampled caller is honoured), and
+ * each trace must reach the collector complete, from the first request on.
+ */
+class FirstRequestsIT {
+
+    private static final int REQUESTS = 20;
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    static List<String> javaHomes() {
+        return AgentApp.javaHomes();
+    }
+
+    @ParameterizedTest
+    @MethodSource("javaHomes")
+    void everyRequestFromTheFirstIsTraced(String javaHome) throws Exception {
+        try (TestCollector collector = TestCollector.start();
+             SampleCluster cluster = SampleCluster.start(javaHome, "first-requests-" + jdk(javaHome),
+                     app -> app.collector(collector.ingestPort()))) {
+            List<String> traceIds = new ArrayList<>();
+            for (int i = 0; i < REQUESTS; i++) {
+                String traceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong() | 1,
+                        ThreadLocalRandom.current().nextLong());
+                assertThat(get(cluster.frontPort, "/front/call", traceId)).as("request %d", i).isEqualTo(200);
+                traceIds.add(traceId);
+            }
+            CollectorClient api = collector.client();
+            for (int i = 0; i < REQUESTS; i++) {
+                String traceId = traceIds.get(i);
+                JsonNode trace = CollectorClient.await("trace of request " + i, Duration.ofSeconds(30),
+                        () -> api.trace(traceId), t -> t.path("spans").size() == 3);
+                List<String> spans = new ArrayList<>();
+                trace.path("spans").forEach(s -> spans.add(s.path("service").asText() + " " + s.path("kind").asText()));
+                assertThat(spans).as("request %d", i).containsExactlyInAnyOrder("front SERVER", "front CLIENT", "back SERVER");
+            }
+            for (AgentApp app : List.of(cluster.front, cluster.back)) {
+                assertThat(app.lines()).noneMatch(line -> line.contains("without its probes"));
+            }
+        }
+    }
+
+    private static int get(int port, String path, String traceId) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("traceparent", "00-" + traceId + "-" + String.format("%016x", ThreadLocalRandom.current().nextLong() | 1) + "-01")
+                .timeout(Duration.ofSeconds(15)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static String jdk(String javaHome) {
+        return javaHome.contains("25") ? "jdk25" : "jdk17";
+    }
+}
