@@ -50,12 +50,21 @@ grep -h '^\[argus\]' "$WORK/front.log" "$WORK/back.log" || true
 
 echo "== sending $REQUESTS requests to /front/call =="
 for _ in $(seq 1 "$REQUESTS"); do curl -sf -o /dev/null "http://127.0.0.1:$FRONT/front/call"; done
-sleep 5
 
-python3 - "$HTTP" <<'PY'
-import json, sys, urllib.request
+python3 - "$HTTP" "$REQUESTS" <<'PY'
+import json, sys, time, urllib.request
 base = f"http://127.0.0.1:{sys.argv[1]}"
+sent = int(sys.argv[2])
 get = lambda p: json.load(urllib.request.urlopen(base + p))
+
+def complete_call_traces():
+    return [t for t in get(f"/api/traces?service=front&limit={sent + 20}")
+            if t["rootName"] == "GET /front/call" and t["spanCount"] == 3]
+
+deadline = time.time() + 30
+while len(complete_call_traces()) < sent and time.time() < deadline:
+    time.sleep(0.5)
+stored = len(complete_call_traces())
 print("\n== services ==")
 for s in get("/api/services"):
     print(f"  {s['service']:<8} instances={len(s['instances'])}")
@@ -97,6 +106,10 @@ Query it yourself:
   JVM metrics      {base}/api/metrics/jvm?service=front
   collector        {base}/metrics   (Prometheus)
 """)
+if stored < sent:
+    print(f"ERROR: the collector stored {stored} complete traces of GET /front/call for the {sent} requests sent")
+    sys.exit(1)
+print(f"All {sent} requests were traced end to end (front -> back), from the first.")
 PY
 
 if $EXIT_AFTER; then exit 0; fi

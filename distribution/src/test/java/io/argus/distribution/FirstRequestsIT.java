@@ -43,6 +43,7 @@ class FirstRequestsIT {
              SampleCluster cluster = SampleCluster.start(javaHome, "first-requests-" + jdk(javaHome),
                      app -> app.collector(collector.ingestPort()))) {
             List<String> traceIds = new ArrayList<>();
+            long firstSentMs = System.currentTimeMillis();
             for (int i = 0; i < REQUESTS; i++) {
                 String traceId = String.format("%016x%016x", ThreadLocalRandom.current().nextLong() | 1,
                         ThreadLocalRandom.current().nextLong());
@@ -61,6 +62,12 @@ class FirstRequestsIT {
             for (AgentApp app : List.of(cluster.front, cluster.back)) {
                 assertThat(app.lines()).noneMatch(line -> line.contains("without its probes"));
             }
+            // the agents say how they started and since when they observe: before the first request
+            for (JsonNode agent : api.agents()) {
+                assertThat(agent.path("startupMode").asText()).isEqualTo("parallel");
+                assertThat(agent.path("observingSinceMs").asLong()).isPositive().isLessThanOrEqualTo(firstSentMs);
+            }
+            assertThat(api.agents()).hasSize(2);
         }
     }
 

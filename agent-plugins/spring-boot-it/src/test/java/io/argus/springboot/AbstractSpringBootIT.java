@@ -104,6 +104,7 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         try (AgentApp app = startFront(front, JDK, Container.TOMCAT).start()) {
             verifyOrders(front, port(app, Container.TOMCAT), "task-");
             verifyLogLines(front, app);
+            assertPluginsLoaded(app);
         }
     }
 
@@ -114,6 +115,7 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         try (AgentApp app = startFront(front, jdk25(), virtualContainer, "--spring.threads.virtual.enabled=true").start()) {
             verifyOrders(front, port(app, virtualContainer), "task-");
             verifyLogLines(front, app);
+            assertPluginsLoaded(app);
         }
     }
 
@@ -168,14 +170,22 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         }
     }
 
-    /** The port Boot's container reports once it serves; checks it is the expected container. */
+    /**
+     * The port Boot's container reports once the application has started; checks it is the expected
+     * container. The agent's own lines are not waited for: requests go out as soon as the application says
+     * it serves, as a user's would, and must all be traced.
+     */
     static int port(AgentApp app, Container container) {
         Matcher started = app.awaitLine("(Tomcat|Jetty|Undertow) started on port[s]?[^0-9]*(\\d+)", WAIT);
         assertThat(started.group(1)).as("the container Boot started").isEqualTo(container.banner);
         app.awaitLine("Started OrdersApp in", WAIT);
+        return Integer.parseInt(started.group(2));
+    }
+
+    /** The agent's start line, once the scenario ran: every plugin the application's libraries need was on. */
+    static void assertPluginsLoaded(AgentApp app) {
         assertThat(app.awaitLine("\\[argus\\] .*plugins=\\[([^\\]]*)\\]", WAIT).group(1))
                 .contains("spring", "tomcat", "jetty", "undertow", "jdbc", "executors", "jdk-http-client", "http-url-connection");
-        return Integer.parseInt(started.group(2));
     }
 
     static String get(int port, String path) throws IOException, InterruptedException {

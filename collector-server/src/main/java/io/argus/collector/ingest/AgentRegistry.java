@@ -173,7 +173,7 @@ public final class AgentRegistry implements AgentDirectory {
                     hb != null ? hb.getDroppedMetrics() : old.droppedMetrics(),
                     hb != null ? hb.getAdviceErrors() : old.adviceErrors(),
                     hb != null ? hb.getSentSpans() : old.sentSpans(),
-                    s.spansReceived.sum());
+                    s.spansReceived.sum(), old.startupMode(), old.observingSinceMs());
         }
         return new AgentInfo(
                 s.source.service(), s.source.instance(),
@@ -189,6 +189,8 @@ public final class AgentRegistry implements AgentDirectory {
                 hb == null ? 0 : hb.getDroppedMetrics(),
                 hb == null ? 0 : hb.getAdviceErrors(),
                 hb == null ? 0 : hb.getSentSpans(),
-                s.spansReceived.sum());
+                s.spansReceived.sum(),
+                h == null ? "" : h.getStartupMode(),
+                h == null ? 0 : h.getObservingSinceMs());
     }
 }

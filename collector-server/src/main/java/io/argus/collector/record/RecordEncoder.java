@@ -161,6 +161,8 @@ public final class RecordEncoder {
             g.writeNumberField("dropped_metrics", hb.getDroppedMetrics());
             g.writeNumberField("advice_errors", hb.getAdviceErrors());
             g.writeNumberField("sent_spans", hb.getSentSpans());
+            g.writeStringField("startup_mode", h.getStartupMode());
+            g.writeNumberField("observing_since_ms", h.getObservingSinceMs());
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

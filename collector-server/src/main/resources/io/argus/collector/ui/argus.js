@@ -191,7 +191,8 @@ async function loadAgents() {
   replace("agents", el("table", {},
     el("tr", {}, el("th", {}, "instance"), el("th", { class: "num" }, "dropped"), el("th", { class: "num" }, "errors")),
     agents.map(a => el("tr", { title: `${a.service} / ${a.instance}\nagent ${a.agentVersion}, ${a.runtimeVersion}\n` +
-        `host ${a.host} pid ${a.pid}\nfrom ${a.remoteAddress}\nspans received ${a.spansReceived}, sent ${a.sentSpans}` },
+        `host ${a.host} pid ${a.pid}\nfrom ${a.remoteAddress}\nspans received ${a.spansReceived}, sent ${a.sentSpans}` +
+        (a.observingSinceMs ? `\nobserving since ${new Date(a.observingSinceMs).toISOString()} (start-up ${a.startupMode})` : "") },
       el("td", {}, dot(a.connected ? "var(--ok)" : "#c3c8d3"), a.instance),
       el("td", { class: "num" + (a.droppedSpans + a.droppedMetrics > 0 ? " err" : "") }, String(a.droppedSpans + a.droppedMetrics)),
       el("td", { class: "num" + (a.adviceErrors > 0 ? " err" : "") }, String(a.adviceErrors))))));

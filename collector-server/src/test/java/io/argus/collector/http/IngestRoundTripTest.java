@@ -341,6 +341,8 @@ class IngestRoundTripTest {
         assertThat(front.get("pid").asLong()).isEqualTo(4242);
         assertThat(front.get("runtimeVersion").asText()).isEqualTo("17.0.15");
         assertThat(front.get("startTimeMs").asLong()).isEqualTo(1_700_000_000_000L);
+        assertThat(front.get("startupMode").asText()).isEqualTo("parallel");
+        assertThat(front.get("observingSinceMs").asLong()).isEqualTo(1_700_000_000_100L);
         assertThat(front.get("protocolVersion").asInt()).isEqualTo(1);
         assertThat(front.get("remoteAddress").asText()).startsWith("127.0.0.1:");
         assertThat(front.get("lastHeartbeatMs").asLong()).isEqualTo(1_700_000_000_500L);

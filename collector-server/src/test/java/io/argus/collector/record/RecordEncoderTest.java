@@ -147,7 +147,8 @@ class RecordEncoderTest {
     private static Handshake handshake() {
         return Handshake.newBuilder().setProtocolVersion(1).setService("orders").setInstance("orders-1@host")
                 .setAgentVersion("0.1.0").setHost("host").setPid(123).setStartTimeMs(1763999990000L)
-                .setRuntimeVersion("17.0.12").setToken("secret").build();
+                .setRuntimeVersion("17.0.12").setToken("secret").setStartupMode("parallel")
+                .setObservingSinceMs(1763999990400L).build();
     }
 
     @Test
@@ -160,7 +161,8 @@ class RecordEncoderTest {
                         + "\"agent_version\":\"0.1.0\",\"host\":\"host\",\"pid\":123,\"start_time_ms\":1763999990000,"
                         + "\"runtime_version\":\"17.0.12\",\"protocol_version\":1,"
                         + "\"remote_address\":\"127.0.0.1:51234\",\"dropped_spans\":0,\"dropped_metrics\":0,"
-                        + "\"advice_errors\":0,\"sent_spans\":0}");
+                        + "\"advice_errors\":0,\"sent_spans\":0,\"startup_mode\":\"parallel\","
+                        + "\"observing_since_ms\":1763999990400}");
         assertThat(json).doesNotContain("secret");
     }
 
@@ -172,7 +174,8 @@ class RecordEncoderTest {
             String json = text(encoder.agent(new AgentEvent(1764000005001L, type, ORDERS, handshake(),
                     "127.0.0.1:51234", hb)));
             assertThat(json).startsWith("{\"ts\":1764000005001,\"event\":\"" + type.label() + "\",")
-                    .endsWith("\"dropped_spans\":7,\"dropped_metrics\":2,\"advice_errors\":1,\"sent_spans\":1000}");
+                    .endsWith("\"dropped_spans\":7,\"dropped_metrics\":2,\"advice_errors\":1,\"sent_spans\":1000,"
+                            + "\"startup_mode\":\"parallel\",\"observing_since_ms\":1763999990400}");
         }
     }
 

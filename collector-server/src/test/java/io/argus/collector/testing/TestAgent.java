@@ -62,6 +62,8 @@ public final class TestAgent implements AutoCloseable {
                 .setPid(4242)
                 .setStartTimeMs(1_700_000_000_000L)
                 .setRuntimeVersion("17.0.15")
+                .setStartupMode("parallel")
+                .setObservingSinceMs(1_700_000_000_100L)
                 .build();
     }
 

@@ -120,9 +120,9 @@ public final class DruidSpecs {
             granularity.put("segmentGranularity", "DAY").put("queryGranularity", "NONE").put("rollup", false);
         } else if (datasource.equals(ds.agents())) {
             strings(dims, "event", "service", "instance", "agent_version", "host", "runtime_version",
-                    "remote_address");
+                    "remote_address", "startup_mode");
             typed(dims, "long", "pid", "start_time_ms", "protocol_version", "dropped_spans", "dropped_metrics",
-                    "advice_errors", "sent_spans");
+                    "advice_errors", "sent_spans", "observing_since_ms");
             granularity.put("segmentGranularity", "DAY").put("queryGranularity", "NONE").put("rollup", false);
         } else {
             throw new IllegalArgumentException("not one of " + ds.all() + ": " + datasource);

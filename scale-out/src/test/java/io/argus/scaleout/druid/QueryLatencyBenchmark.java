@@ -119,7 +119,7 @@ class QueryLatencyBenchmark {
                 long connectedAt = e.event().equals("connected") ? e.tsMs() : old == null ? 0 : old.connectedAtMs();
                 agents.put(e.instance(), new AgentInfo(e.service(), e.instance(), "0.1.0", "host", e.pid(),
                         e.startTimeMs(), "17.0.16", 1, "127.0.0.1:" + (40000 + e.pid()), false, connectedAt, e.tsMs(),
-                        e.event().equals("heartbeat") ? e.tsMs() : 0, 0, 0, 0, e.sentSpans(), 0));
+                        e.event().equals("heartbeat") ? e.tsMs() : 0, 0, 0, 0, e.sentSpans(), 0, "parallel", e.tsMs()));
             }
             store.saveAgents(agents.values());
             if (!store.flush(Duration.ofMinutes(30))) {

@@ -42,11 +42,12 @@ class JdkHttpServerIT extends AbstractServerPluginIT {
     void recordsEveryRequestAt100Percent(String javaHome) throws Exception {
         String service = service("all", javaHome);
         try (AgentApp app = start(service, javaHome, 100).start()) {
-            assertThat(pluginsLoaded(app)).isEqualTo("jdk-http-server");
             int port = readyPort(app);
             assertAgentInternalsHidden(app);
 
             sendBasicRequests(port);
+            // only now: the requests above went out as soon as the application answered
+            assertThat(pluginsLoaded(app)).isEqualTo("jdk-http-server");
             assertThat(get(port, "/child")).isEqualTo(200);
 
             Map<String, JsonNode> metrics = awaitServerMetrics(service, Map.of(

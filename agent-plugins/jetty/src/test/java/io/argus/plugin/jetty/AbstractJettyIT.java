@@ -51,12 +51,13 @@ abstract class AbstractJettyIT extends AbstractServerPluginIT {
     private void verifyRecordsEveryRequest(String service, AgentApp.Builder application, int fieldsStatus)
             throws Exception {
         try (AgentApp app = application.start()) {
-            assertThat(pluginsLoaded(app)).isEqualTo("jetty");
             int port = readyPort(app);
             assertAgentInternalsHidden(app);
             assertThat(get(port, "/fields")).as("Jetty's request class has real fields").isEqualTo(fieldsStatus);
 
             sendBasicRequests(port);
+            // only now: the requests above went out as soon as the application answered
+            assertThat(pluginsLoaded(app)).isEqualTo("jetty");
             long asyncStart = System.nanoTime();
             assertThat(get(port, "/async")).isEqualTo(200);
             assertThat(System.nanoTime() - asyncStart).isGreaterThanOrEqualTo(ASYNC_DELAY_MS * 1_000_000);

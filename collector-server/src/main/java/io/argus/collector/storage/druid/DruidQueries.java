@@ -372,7 +372,9 @@ final class DruidQueries {
                   LATEST_BY(dropped_spans, __time) AS dropped_spans,
                   LATEST_BY(dropped_metrics, __time) AS dropped_metrics,
                   LATEST_BY(advice_errors, __time) AS advice_errors,
-                  LATEST_BY(sent_spans, __time) AS sent_spans
+                  LATEST_BY(sent_spans, __time) AS sent_spans,
+                  LATEST_BY(startup_mode, __time, 32) AS startup_mode,
+                  LATEST_BY(observing_since_ms, __time) AS observing_since_ms
                 FROM %s GROUP BY service, instance""".formatted(quoted(ds.agents())), List.of());
     }
 

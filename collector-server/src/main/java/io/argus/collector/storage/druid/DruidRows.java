@@ -266,7 +266,8 @@ final class DruidRows {
                     r.path("connected_at_ms").asLong(), lastSeen, r.path("last_heartbeat_ms").asLong(),
                     r.path("dropped_spans").asLong(), r.path("dropped_metrics").asLong(),
                     r.path("advice_errors").asLong(), r.path("sent_spans").asLong(),
-                    spans.getOrDefault(service + '\0' + instance, 0L)));
+                    spans.getOrDefault(service + '\0' + instance, 0L), text(r, "startup_mode"),
+                    r.path("observing_since_ms").asLong()));
         }
         out.sort(Comparator.comparing(AgentInfo::service).thenComparing(AgentInfo::instance));
         return out;

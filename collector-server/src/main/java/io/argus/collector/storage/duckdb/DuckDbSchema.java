@@ -92,6 +92,8 @@ final class DuckDbSchema {
           advice_errors BIGINT,
           sent_spans BIGINT,
           spans_received BIGINT,
+          startup_mode VARCHAR,
+          observing_since_ms BIGINT,
           PRIMARY KEY (service, instance))""",
     };
 
@@ -123,12 +125,19 @@ final class DuckDbSchema {
         st.execute("ALTER TABLE http_metrics ALTER kind TYPE http_kind");
     }
 
+    /** Data folders written before agents said how they started lack these columns. */
+    private static void addAgentStartupColumns(Statement st) throws SQLException {
+        st.execute("ALTER TABLE agents ADD COLUMN IF NOT EXISTS startup_mode VARCHAR");
+        st.execute("ALTER TABLE agents ADD COLUMN IF NOT EXISTS observing_since_ms BIGINT");
+    }
+
     static void create(Connection conn) throws SQLException {
         try (Statement st = conn.createStatement()) {
             for (String ddl : DDL) {
                 st.execute(ddl);
             }
             addDbMetricKind(st);
+            addAgentStartupColumns(st);
             try (ResultSet rs = st.executeQuery("SELECT value FROM argus_meta WHERE key = 'schema_version'")) {
                 if (rs.next()) {
                     int found = Integer.parseInt(rs.getString(1));

@@ -481,7 +481,8 @@ public final class DuckDbStorage implements Storage {
         return query("""
                 SELECT service, instance, agent_version, host, pid, start_time_ms, runtime_version,
                        protocol_version, remote_address, connected_at_ms, last_seen_ms, last_heartbeat_ms,
-                       dropped_spans, dropped_metrics, advice_errors, sent_spans, spans_received
+                       dropped_spans, dropped_metrics, advice_errors, sent_spans, spans_received,
+                       startup_mode, observing_since_ms
                 FROM agents ORDER BY service, instance""", ps -> {
         }, rs -> {
             List<AgentInfo> out = new ArrayList<>();
@@ -489,10 +490,14 @@ public final class DuckDbStorage implements Storage {
                 out.add(new AgentInfo(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getLong(5), rs.getLong(6), rs.getString(7), rs.getInt(8), rs.getString(9), false,
                         rs.getLong(10), rs.getLong(11), rs.getLong(12), rs.getLong(13), rs.getLong(14),
-                        rs.getLong(15), rs.getLong(16), rs.getLong(17)));
+                        rs.getLong(15), rs.getLong(16), rs.getLong(17), nonNull(rs.getString(18)), rs.getLong(19)));
             }
             return out;
         });
+    }
+
+    private static String nonNull(String value) {
+        return value == null ? "" : value;
     }
 
     // ---------------------------------------------------------------- retention

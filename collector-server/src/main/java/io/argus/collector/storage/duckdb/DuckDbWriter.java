@@ -323,7 +323,7 @@ final class DuckDbWriter implements Runnable {
             List<AgentInfo> chunk = agents.subList(from, Math.min(agents.size(), from + AGENTS_PER_STATEMENT));
             StringBuilder sql = new StringBuilder("INSERT OR REPLACE INTO agents VALUES ");
             for (int row = 0; row < chunk.size(); row++) {
-                sql.append(row == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                sql.append(row == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             }
             try (PreparedStatement ps = conn.prepareStatement(sql.toString())) {
                 int i = 1;
@@ -345,6 +345,8 @@ final class DuckDbWriter implements Runnable {
                     ps.setLong(i++, a.adviceErrors());
                     ps.setLong(i++, a.sentSpans());
                     ps.setLong(i++, a.spansReceived());
+                    ps.setString(i++, a.startupMode());
+                    ps.setLong(i++, a.observingSinceMs());
                 }
                 ps.execute();
             }

@@ -146,7 +146,7 @@ class DruidRowsTest {
                   "host":"h","pid":12,"start_time_ms":1764000000000,"runtime_version":"17","protocol_version":1,
                   "remote_address":"127.0.0.1:5","connected_at_ms":1764000001000,"last_seen_ms":1764000099000,
                   "last_heartbeat_ms":1764000090000,"dropped_spans":1,"dropped_metrics":2,"advice_errors":3,
-                  "sent_spans":40},
+                  "sent_spans":40,"startup_mode":"parallel","observing_since_ms":1764000000400},
                  {"service":"orders","instance":"o-1","last_event":"heartbeat","agent_version":"0.1.0",
                   "host":"h","pid":11,"start_time_ms":1764000000000,"runtime_version":"17","protocol_version":1,
                   "remote_address":"127.0.0.1:4","connected_at_ms":1764000001000,"last_seen_ms":1764000095000,
@@ -163,7 +163,8 @@ class DruidRowsTest {
         assertThat(agents).extracting(AgentInfo::connected).containsExactly(true, false, false);
         AgentInfo o2 = agents.get(1);
         assertThat(o2).isEqualTo(new AgentInfo("orders", "o-2", "0.1.0", "h", 12, 1764000000000L, "17", 1,
-                "127.0.0.1:5", false, 1764000001000L, 1764000099000L, 1764000090000L, 1, 2, 3, 40, 40));
+                "127.0.0.1:5", false, 1764000001000L, 1764000099000L, 1764000090000L, 1, 2, 3, 40, 40,
+                "parallel", 1764000000400L));
         assertThat(agents.get(0).spansReceived()).isEqualTo(48);
         assertThat(agents.get(2).spansReceived()).isZero();
     }

@@ -82,6 +82,8 @@ class PersistenceTest {
             assertThat(agents.get(0).get("connected").asBoolean()).isFalse();
             assertThat(agents.get(0).get("agentVersion").asText()).isEqualTo("0.1.0-test");
             assertThat(agents.get(0).get("spansReceived").asLong()).isEqualTo(2);
+            assertThat(agents.get(0).get("observingSinceMs").asLong()).as("kept across a restart")
+                    .isEqualTo(1_700_000_000_100L);
 
             // and it keeps ingesting on top of the old data
             try (TestAgent agent = new TestAgent(second.ingestPort())) {
