@@ -21,10 +21,11 @@ import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.InstrumentationEngine;
 import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
-import io.argus.core.metrics.GaugeSource;
+import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.PluginContext;
+import io.argus.core.plugin.PluginSettings;
 import io.argus.core.plugin.Probes;
 import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
@@ -169,10 +170,10 @@ public final class AgentRuntime {
 
     private static void loadPlugins(AgentSettings settings, ClassLoader loader, final List<GaugeSource> gauges,
                                     List<String> started, List<TypeProbe> probes, List<FieldDeclaration> fields) {
-        final AgentSettings pluginSettings = settings;
+        final PluginSettings pluginSettings = new PluginSettings(settings);
         PluginContext context = new PluginContext() {
             @Override
-            public AgentSettings settings() {
+            public PluginSettings settings() {
                 return pluginSettings;
             }
 
