@@ -2,9 +2,7 @@ package io.argus.bootstrap;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.MalformedURLException;
 import java.net.URISyntaxException;
-import java.net.URL;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,19 +43,19 @@ final class AgentHome {
     }
 
     /** The core jar first, then every plugin jar in name order. */
-    URL[] coreClassPath() throws IOException {
-        List<URL> urls = new ArrayList<URL>();
-        urls.add(url(existing(new File(directory, "lib/argus-core.jar"))));
+    List<File> coreClassPath() throws IOException {
+        List<File> jars = new ArrayList<File>();
+        jars.add(existing(new File(directory, "lib/argus-core.jar")));
         File[] plugins = new File(directory, "plugins").listFiles();
         if (plugins != null) {
             Arrays.sort(plugins);
             for (File plugin : plugins) {
                 if (plugin.getName().endsWith(".jar")) {
-                    urls.add(url(plugin));
+                    jars.add(plugin);
                 }
             }
         }
-        return urls.toArray(new URL[0]);
+        return jars;
     }
 
     private static File existing(File file) throws IOException {
@@ -65,9 +63,5 @@ final class AgentHome {
             throw new IOException("missing " + file);
         }
         return file;
-    }
-
-    private static URL url(File file) throws MalformedURLException {
-        return file.toURI().toURL();
     }
 }

@@ -48,6 +48,13 @@ public final class AgentApp implements AutoCloseable {
         return new Builder(mainClass);
     }
 
+    /** An application packaged as one executable jar, started with {@code java -jar}. */
+    public static Builder jar(Path executableJar) {
+        Builder builder = new Builder(executableJar.toString());
+        builder.executableJar = true;
+        return builder;
+    }
+
     /** The assembled agent folder, from {@code -Dargus.agent.dir} (set by the build). */
     public static Path agentDir() {
         String dir = System.getProperty("argus.agent.dir");
@@ -194,6 +201,7 @@ public final class AgentApp implements AutoCloseable {
 
     public static final class Builder {
         private final String mainClass;
+        private boolean executableJar;
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmArgs = new ArrayList<>();
         private final Map<String, String> agentProperties = new LinkedHashMap<>();
@@ -295,6 +303,12 @@ public final class AgentApp implements AutoCloseable {
                 agentProperties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             }
             command.addAll(jvmArgs);
+            if (executableJar) {
+                command.add("-jar");
+                command.add(mainClass);
+                command.addAll(args);
+                return command;
+            }
             command.add("-cp");
             String cp = classpath != null ? classpath : applicationClasspath();
             if (withTestingApp && !List.of(cp.split(File.pathSeparator)).contains(testingAppClasspath())) {
