@@ -62,6 +62,8 @@ class IngestionPausedDruidClusterTest {
             // the topic prefix of the ingest node is the datasource prefix: each supervisor reads its topic
             try (Collector ingest = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
                     .otlpHttpPort(CollectorConfig.ANY_FREE_PORT)
+                    // the agents' connections wait, idle, while the supervisors suspend: minutes on a busy machine
+                    .idleTimeout(Duration.ofMinutes(30))
                     .kafka(KafkaSettings.of(kafka.bootstrapServers()).withTopicPrefix("argus-")
                             .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(5)))
                     .build());
