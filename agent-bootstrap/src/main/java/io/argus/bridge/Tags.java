@@ -16,6 +16,17 @@ public final class Tags {
     public static final String DB_NAME = "db.name";
     public static final String DB_OPERATION = "db.operation";
     public static final String CODE_METHOD = "code.method";
+    /** Messaging spans (OpenTelemetry's messaging conventions): the system, the topic or queue, the operation. */
+    public static final String MESSAGING_SYSTEM = "messaging.system";
+    public static final String MESSAGING_DESTINATION = "messaging.destination.name";
+    public static final String MESSAGING_OPERATION = "messaging.operation";
+    /** A CONSUMER span that processed several messages at once: how many. */
+    public static final String MESSAGING_BATCH_COUNT = "messaging.batch.message_count";
+    /** RPC spans (OpenTelemetry's RPC conventions): the system, service, method and the gRPC status code. */
+    public static final String RPC_SYSTEM = "rpc.system";
+    public static final String RPC_SERVICE = "rpc.service";
+    public static final String RPC_METHOD = "rpc.method";
+    public static final String RPC_GRPC_STATUS_CODE = "rpc.grpc.status_code";
 
     private Tags() {
     }

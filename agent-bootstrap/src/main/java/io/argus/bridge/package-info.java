@@ -9,6 +9,10 @@
  *   <li>{@link io.argus.bridge.client.ClientCalls}: outbound calls (client spans, header injection,
  *       client metrics);</li>
  *   <li>{@link io.argus.bridge.db.DatabaseCalls}: statement executions (database spans and metrics);</li>
+ *   <li>{@link io.argus.bridge.messaging.MessagingCalls}: messages sent to and processed from a broker
+ *       (producer and consumer spans, context in the message headers, messaging metrics);</li>
+ *   <li>{@link io.argus.bridge.rpc.RpcCalls}: remote procedure calls (gRPC server and client spans, RPC
+ *       metrics per method and status code);</li>
  *   <li>{@link io.argus.bridge.context.TraceContext}: the current context, carried across threads,
  *       and in-process spans;</li>
  *   <li>{@link io.argus.bridge.state.ObjectField}: state the agent keeps on the application's objects.</li>

@@ -7,9 +7,13 @@ import io.argus.bridge.AgentStatus;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.db.DatabaseCalls;
+import io.argus.bridge.messaging.MessagingCalls;
+import io.argus.bridge.rpc.RpcCalls;
 import io.argus.bridge.server.ServerCalls;
 import io.argus.core.client.ClientRecorder;
 import io.argus.core.db.DatabaseRecorder;
+import io.argus.core.messaging.MessagingRecorder;
+import io.argus.core.rpc.RpcRecorder;
 import io.argus.core.db.StatementTracker;
 import io.argus.core.plugin.FieldDeclaration;
 import io.argus.core.server.RouteNormalizer;
@@ -120,6 +124,12 @@ public final class AgentRuntime {
         ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
         DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
         TraceContext.install(new ContextRecorder(tracer));
+        CallMetricsTable producedMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable consumedMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        MessagingCalls.install(new MessagingRecorder(tracer, producedMetrics, consumedMetrics));
+        CallMetricsTable rpcServerMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable rpcClientMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        RpcCalls.install(new RpcRecorder(tracer, rpcServerMetrics, rpcClientMetrics));
 
         // from here on every class goes through the engine; classes the gate held go on. What is left of the
         // start-up runs beside the application
@@ -142,6 +152,8 @@ public final class AgentRuntime {
         // spans recorded until now wait in the queue
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);
+        exporter.addMessagingMetrics(producedMetrics, consumedMetrics);
+        exporter.addRpcMetrics(rpcServerMetrics, rpcClientMetrics);
         for (GaugeSource gauge : gauges) {
             exporter.addGaugeSource(gauge);
         }

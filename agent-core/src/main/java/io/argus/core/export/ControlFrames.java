@@ -60,6 +60,24 @@ final class ControlFrames {
     /** {@code db}: database cells, method = statement type, target = database, status 0. */
     static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
                           List<CallStats.Snapshot> client, List<CallStats.Snapshot> db, GaugeWriter gauges) {
+        return metrics(timestampMillis, intervalMillis, server, client, db,
+                java.util.Collections.<KindCells>emptyList(), gauges);
+    }
+
+    /** The cells of a further call-metric kind (its wire number), e.g. messages produced or consumed. */
+    static final class KindCells {
+        final int kind;
+        final List<CallStats.Snapshot> cells;
+
+        KindCells(int kind, List<CallStats.Snapshot> cells) {
+            this.kind = kind;
+            this.cells = cells;
+        }
+    }
+
+    static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
+                          List<CallStats.Snapshot> client, List<CallStats.Snapshot> db, List<KindCells> more,
+                          GaugeWriter gauges) {
         final ProtoWriter out = new ProtoWriter(4096);
         out.beginFrame();
         int batch = out.beginMessage(FRAME_METRICS);
@@ -73,6 +91,9 @@ final class ControlFrames {
         writeCalls(out, CALL_KIND_SERVER, server);
         writeCalls(out, CALL_KIND_CLIENT, client);
         writeCalls(out, CALL_KIND_DB, db);
+        for (KindCells k : more) {
+            writeCalls(out, k.kind, k.cells);
+        }
         gauges.writeGauges(new GaugeSource.GaugeSink() {
             @Override
             public void gauge(String name, double value) {

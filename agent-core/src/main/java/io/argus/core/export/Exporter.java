@@ -40,6 +40,8 @@ public final class Exporter implements Runnable {
     private final CallMetricsTable dbMetrics;
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
+    /** Call-metric tables of the kinds past the three above. */
+    private final List<KindTable> moreTables = new CopyOnWriteArrayList<KindTable>();
     /** Created and driven on the exporter thread: connects and host look-ups stay off application threads. */
     private volatile CollectorConnection connection;
     /** The collector connection could not be set up (e.g. unusable TLS trust material): spans are dropped. */
@@ -83,6 +85,29 @@ public final class Exporter implements Runnable {
     public void startedObserving(String startupMode, long sinceMillis) {
         this.startupMode = startupMode;
         this.observingSinceMillis = sinceMillis;
+    }
+
+    /** Messages produced (acknowledged) and processed, sent as call-metric kinds 4 and 5. */
+    public void addMessagingMetrics(CallMetricsTable produced, CallMetricsTable consumed) {
+        moreTables.add(new KindTable(WireFields.CALL_KIND_MESSAGING_PRODUCE, produced));
+        moreTables.add(new KindTable(WireFields.CALL_KIND_MESSAGING_CONSUME, consumed));
+    }
+
+    /** RPC calls served and made, sent as call-metric kinds 6 and 7. */
+    public void addRpcMetrics(CallMetricsTable server, CallMetricsTable client) {
+        moreTables.add(new KindTable(WireFields.CALL_KIND_RPC_SERVER, server));
+        moreTables.add(new KindTable(WireFields.CALL_KIND_RPC_CLIENT, client));
+    }
+
+    /** A call-metric table and the wire number of its kind. */
+    private static final class KindTable {
+        final int kind;
+        final CallMetricsTable table;
+
+        KindTable(int kind, CallMetricsTable table) {
+            this.kind = kind;
+            this.table = table;
+        }
     }
 
     public void addGaugeSource(GaugeSource source) {
@@ -263,8 +288,12 @@ public final class Exporter implements Runnable {
     private void exportMetrics(long now) {
         long interval = now - lastMetricsMillis;
         lastMetricsMillis = now;
+        List<ControlFrames.KindCells> more = new ArrayList<ControlFrames.KindCells>(moreTables.size());
+        for (KindTable t : moreTables) {
+            more.add(new ControlFrames.KindCells(t.kind, t.table.takeSnapshots()));
+        }
         byte[] metrics = ControlFrames.metrics(now, interval, serverMetrics.takeSnapshots(),
-                clientMetrics.takeSnapshots(), dbMetrics.takeSnapshots(), new ControlFrames.GaugeWriter() {
+                clientMetrics.takeSnapshots(), dbMetrics.takeSnapshots(), more, new ControlFrames.GaugeWriter() {
                     @Override
                     public void writeGauges(GaugeSource.GaugeSink sink) {
                         sampleGauges(sink);

@@ -36,6 +36,10 @@ final class SpanEncoder {
         out.writeInt32(SPAN_STATUS, s.status());
         if (s.dbSystem() != null) {
             writeDbTags(s);
+        } else if (s.isMessaging()) {
+            writeMessagingTags(s);
+        } else if (s.isRpc()) {
+            writeRpcTags(s);
         } else {
             writeHttpTags(s);
         }
@@ -50,7 +54,8 @@ final class SpanEncoder {
 
     /**
      * The span's display name, written from its parts (no string is built per span). Server: "GET /route"
-     * (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: its name.
+     * (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; messaging: "publish topic"
+     * or "process topic"; RPC: the full method ("package.Service/Method"); internal: its name.
      * The same bytes as {@link RecordedSpan#displayName()}.
      */
     private void writeName(RecordedSpan s) {
@@ -58,6 +63,10 @@ final class SpanEncoder {
             out.writeString(SPAN_NAME, s.name());
         } else if (s.dbSystem() != null) {
             out.writeJoined(SPAN_NAME, String.valueOf(s.method()), ' ', s.dbName() != null ? s.dbName() : s.dbSystem());
+        } else if (s.isMessaging()) {
+            out.writeJoined(SPAN_NAME, s.messagingOperation(), ' ', String.valueOf(s.target()));
+        } else if (s.isRpc()) {
+            out.writeString(SPAN_NAME, String.valueOf(s.target()));
         } else {
             String method = s.method() == null ? "HTTP" : s.method();
             String named = s.kind() == RecordedSpan.KIND_SERVER ? (s.route() != null ? s.route() : s.target()) : s.host();
@@ -79,6 +88,38 @@ final class SpanEncoder {
         }
         if (s.target() != null) {
             tag(Tags.DB_STATEMENT, SqlSanitizer.sanitize(s.target()));
+        }
+        peerTag(s);
+    }
+
+    private void writeMessagingTags(RecordedSpan s) {
+        if (s.method() != null) {
+            tag(Tags.MESSAGING_SYSTEM, s.method());
+        }
+        if (s.target() != null) {
+            tag(Tags.MESSAGING_DESTINATION, s.target());
+        }
+        tag(Tags.MESSAGING_OPERATION, s.messagingOperation());
+    }
+
+    /** rpc.system, rpc.service and rpc.method from the full method, the status code, and the peer of a client. */
+    private void writeRpcTags(RecordedSpan s) {
+        if (s.method() != null) {
+            tag(Tags.RPC_SYSTEM, s.method());
+        }
+        String full = s.target();
+        if (full != null) {
+            int slash = full.lastIndexOf('/');
+            tag(Tags.RPC_SERVICE, slash < 0 ? full : full.substring(0, slash));
+            if (slash >= 0) {
+                tag(Tags.RPC_METHOD, full.substring(slash + 1));
+            }
+        }
+        if (s.httpStatus() >= 0) {
+            int tag = out.beginMessage(SPAN_TAGS);
+            out.writeString(TAG_KEY, Tags.RPC_GRPC_STATUS_CODE);
+            out.writeDecimalString(TAG_VALUE, s.httpStatus());
+            out.endMessage(tag);
         }
         peerTag(s);
     }

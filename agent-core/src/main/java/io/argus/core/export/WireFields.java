@@ -58,6 +58,10 @@ final class WireFields {
     static final int CALL_KIND_SERVER = 1;
     static final int CALL_KIND_CLIENT = 2;
     static final int CALL_KIND_DB = 3;
+    static final int CALL_KIND_MESSAGING_PRODUCE = 4;
+    static final int CALL_KIND_MESSAGING_CONSUME = 5;
+    static final int CALL_KIND_RPC_SERVER = 6;
+    static final int CALL_KIND_RPC_CLIENT = 7;
 
     static final int GAUGE_NAME = 1;
     static final int GAUGE_VALUE = 2;

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Call metrics of one kind (HTTP server, HTTP client, database) keyed by (method, target, status). A known cell is
+ * Call metrics of one kind (HTTP server, HTTP client, database, messages produced or consumed) keyed by (method, target, status). A known cell is
  * found with two hash look-ups and a short scan, without allocating. New targets beyond
  * {@code maxTargets} share one overflow cell so that unbounded paths cannot exhaust memory.
  */
@@ -42,6 +42,14 @@ public final class CallMetricsTable {
     }
 
     public void record(String method, String target, int status, long nanos, boolean error) {
+        record(method, target, status, nanos, error, 1);
+    }
+
+    /** {@code times} calls of the same cell that each took {@code nanos}; nothing when {@code times} is not positive. */
+    public void record(String method, String target, int status, long nanos, boolean error, int times) {
+        if (times <= 0) {
+            return;
+        }
         if (method == null) {
             method = UNKNOWN;
         }
@@ -59,7 +67,7 @@ public final class CallMetricsTable {
         if (cells == null) {
             cells = newTarget(byTarget, target);
         }
-        cells.forStatus(method, status).record(nanos, error);
+        cells.forStatus(method, status).record(nanos, error, times);
     }
 
     private ConcurrentHashMap<String, StatusCells> methodTable(String method) {

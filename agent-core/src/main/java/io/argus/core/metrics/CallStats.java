@@ -40,12 +40,17 @@ public final class CallStats {
     }
 
     void record(long nanos, boolean error) {
-        COUNT.incrementAndGet(this);
+        record(nanos, error, 1);
+    }
+
+    /** {@code times} calls that each took {@code nanos} (a batch of messages acknowledged together). */
+    void record(long nanos, boolean error, int times) {
+        COUNT.addAndGet(this, times);
         if (error) {
-            ERRORS.incrementAndGet(this);
+            ERRORS.addAndGet(this, times);
         }
-        SUM.addAndGet(this, nanos);
-        buckets.incrementAndGet(LatencyBuckets.indexOf(nanos));
+        SUM.addAndGet(this, nanos * times);
+        buckets.addAndGet(LatencyBuckets.indexOf(nanos), times);
         long min;
         while (nanos < (min = minNanos) && !MIN.compareAndSet(this, min, nanos)) {
             // retry

@@ -4,7 +4,6 @@ import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.HeaderGetter;
 import io.argus.bridge.server.ServerHooks;
 import io.argus.core.metrics.CallMetricsTable;
-import io.argus.core.trace.InboundContext;
 import io.argus.core.trace.RecordedSpan;
 import io.argus.core.trace.ThreadContext;
 import io.argus.core.trace.Tracer;
@@ -24,7 +23,7 @@ public final class ServerRecorder implements ServerHooks {
         this.routes = routes;
     }
 
-    /** The one place that reads inbound propagation headers: W3C first, then B3 single, then B3 multi. */
+    /** Inbound propagation headers are read by {@link Tracer#startInbound}. */
     @Override
     public <C> ActiveSpan start(String method, String path, long startNanos, C request, HeaderGetter<C> headers) {
         ThreadContext thread = null;
@@ -32,25 +31,7 @@ public final class ServerRecorder implements ServerHooks {
             thread = Tracer.context();
             thread.routeTemplate(null);
         }
-        if (request == null || headers == null) {
-            return tracer.startServer(method, path, startNanos, null, null, null, thread);
-        }
-        String traceparent = headers.get(request, "traceparent");
-        String tracestate = null;
-        String b3 = null;
-        if (traceparent != null) {
-            tracestate = headers.get(request, "tracestate");
-        } else {
-            b3 = headers.get(request, "b3");
-            if (b3 == null) {
-                String traceId = headers.get(request, "X-B3-TraceId");
-                if (traceId != null) {
-                    b3 = InboundContext.b3FromMulti(traceId, headers.get(request, "X-B3-SpanId"),
-                            headers.get(request, "X-B3-Sampled"));
-                }
-            }
-        }
-        return tracer.startServer(method, path, startNanos, traceparent, tracestate, b3, thread);
+        return tracer.startInbound(RecordedSpan.KIND_SERVER, method, path, startNanos, request, headers, thread);
     }
 
     @Override

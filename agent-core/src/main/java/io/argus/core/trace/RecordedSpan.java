@@ -15,6 +15,10 @@ public final class RecordedSpan extends ActiveSpan {
     public static final byte KIND_SERVER = 1;
     public static final byte KIND_CLIENT = 2;
     public static final byte KIND_INTERNAL = 3;
+    /** A message sent to a broker: method = the messaging system, target = the destination (topic). */
+    public static final byte KIND_PRODUCER = 4;
+    /** A message (or batch) processed from a broker: method = the messaging system, target = the destination. */
+    public static final byte KIND_CONSUMER = 5;
 
     public static final byte STATUS_UNSET = 0;
     public static final byte STATUS_OK = 1;
@@ -39,6 +43,11 @@ public final class RecordedSpan extends ActiveSpan {
     int httpStatus = -1;
     String error;
     String tracestate;
+    /**
+     * An RPC span (gRPC): method is then the RPC system, target the full method ({@code package.Service/Method})
+     * and httpStatus the RPC status code.
+     */
+    boolean rpc;
     /** Database spans only: the system (h2, postgresql, ...) and the database name. */
     String dbSystem;
     String dbName;
@@ -220,9 +229,33 @@ public final class RecordedSpan extends ActiveSpan {
         return extraTags[i * 2 + 1];
     }
 
-    /** Server: "GET /route" (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname"; internal: the given name. */
+    /** Whether this is an RPC span: method is then the RPC system, target the full method, httpStatus its status code. */
+    public boolean isRpc() {
+        return rpc;
+    }
+
+    /** Whether this is a PRODUCER or CONSUMER span: method is then the messaging system, target the destination. */
+    public boolean isMessaging() {
+        return kind == KIND_PRODUCER || kind == KIND_CONSUMER;
+    }
+
+    /** "publish" for a PRODUCER span, "process" for a CONSUMER span (OpenTelemetry's operation names). */
+    public String messagingOperation() {
+        return kind == KIND_PRODUCER ? "publish" : "process";
+    }
+
+    /**
+     * Server: "GET /route" (or "GET /path" without a route); client: "GET host"; database: "SELECT dbname";
+     * messaging: "publish topic" or "process topic"; RPC: the full method; internal: the given name.
+     */
     public String displayName() {
         if (kind == KIND_INTERNAL && target != null) {
+            return target;
+        }
+        if (isMessaging()) {
+            return messagingOperation() + ' ' + target;
+        }
+        if (rpc) {
             return target;
         }
         if (dbSystem != null) {

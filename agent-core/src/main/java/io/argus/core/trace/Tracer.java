@@ -1,5 +1,7 @@
 package io.argus.core.trace;
 
+import io.argus.bridge.HeaderGetter;
+
 /**
  * Creates spans and keeps the current one per thread. Nothing here allocates unless a span is
  * sampled; an untraced request reads the thread's context and the sampler, and returns null.
@@ -92,13 +94,49 @@ public final class Tracer {
      */
     public RecordedSpan startServer(String method, String path, long startNanos, String traceparent, String tracestate,
                                     String b3, ThreadContext thread) {
+        return startEntry(RecordedSpan.KIND_SERVER, method, path, startNanos, traceparent, tracestate, b3, thread);
+    }
+
+    /**
+     * A span where work enters this process, {@link RecordedSpan#KIND_SERVER} (a request) or
+     * {@link RecordedSpan#KIND_CONSUMER} (a message: method = the messaging system, target = the destination),
+     * joined to the context its carrier brings: the one place that reads inbound propagation headers, W3C first,
+     * then B3 single, then B3 multi. A new root when there is none and the sampler says so; made current.
+     * {@code thread} is this thread's context when the caller has it, else null.
+     */
+    public <C> RecordedSpan startInbound(byte kind, String method, String target, long startNanos, C carrier,
+                                         HeaderGetter<C> headers, ThreadContext thread) {
+        if (carrier == null || headers == null) {
+            return startEntry(kind, method, target, startNanos, null, null, null, thread);
+        }
+        String traceparent = headers.get(carrier, "traceparent");
+        String tracestate = null;
+        String b3 = null;
+        if (traceparent != null) {
+            tracestate = headers.get(carrier, "tracestate");
+        } else {
+            b3 = headers.get(carrier, "b3");
+            if (b3 == null) {
+                String traceId = headers.get(carrier, "X-B3-TraceId");
+                if (traceId != null) {
+                    b3 = InboundContext.b3FromMulti(traceId, headers.get(carrier, "X-B3-SpanId"),
+                            headers.get(carrier, "X-B3-Sampled"));
+                }
+            }
+        }
+        return startEntry(kind, method, target, startNanos, traceparent, tracestate, b3, thread);
+    }
+
+    /** A span where work enters this process (a request, a message), joined to the inbound context when valid. */
+    private RecordedSpan startEntry(byte kind, String method, String target, long startNanos, String traceparent,
+                                    String tracestate, String b3, ThreadContext thread) {
         RecordedSpan span;
         int decision = InboundContext.w3cDecision(traceparent);
         if (decision != InboundContext.INVALID) {
             if (honorInboundSampling ? decision == InboundContext.NOT_SAMPLED : !sampler.sampleRoot()) {
                 return null;
             }
-            span = new RecordedSpan(RecordedSpan.KIND_SERVER);
+            span = new RecordedSpan(kind);
             InboundContext.w3cInto(traceparent, span);
             span.tracestate = tracestate;
         } else {
@@ -108,7 +146,7 @@ public final class Tracer {
             if (ownDecision ? !sampler.sampleRoot() : decision == InboundContext.NOT_SAMPLED) {
                 return null;
             }
-            span = new RecordedSpan(RecordedSpan.KIND_SERVER);
+            span = new RecordedSpan(kind);
             if (decision == InboundContext.SAMPLED || decision == InboundContext.DEFER) {
                 InboundContext.b3Into(b3, span);
                 if (span.traceIdHigh == 0 && span.traceIdLow == 0) {
@@ -120,7 +158,7 @@ public final class Tracer {
         }
         span.spanId = TraceIds.randomNonZero();
         span.method = method;
-        span.target = path;
+        span.target = target;
         rootStarted();
         begin(span, startNanos);
         makeCurrent(span, thread != null ? thread : context());
@@ -142,6 +180,46 @@ public final class Tracer {
         span.host = host;
         span.port = port;
         span.target = url;
+        begin(span, startNanos);
+        return span;
+    }
+
+    /**
+     * An RPC CLIENT span for a call of {@code fullMethod} of {@code system} to {@code host:port}, under the current
+     * span; null when this thread has no sampled span.
+     */
+    public RecordedSpan startRpcClient(String system, String fullMethod, String host, int port, long startNanos) {
+        RecordedSpan span = startClient(system, host, port, fullMethod, startNanos);
+        if (span != null) {
+            span.rpc = true;
+        }
+        return span;
+    }
+
+    /** An RPC SERVER span, joined to the caller's context in the call's metadata; made current. */
+    public <C> RecordedSpan startRpcServer(String system, String fullMethod, long startNanos, C metadata,
+                                           HeaderGetter<C> headers) {
+        RecordedSpan span = startInbound(RecordedSpan.KIND_SERVER, system, fullMethod, startNanos, metadata, headers,
+                null);
+        if (span != null) {
+            span.rpc = true;
+        }
+        return span;
+    }
+
+    /**
+     * A PRODUCER span for a message of {@code system} sent to {@code destination}, under the current span; null
+     * when this thread has no sampled span. Like a client span it is never current: it ends when the broker
+     * acknowledges, usually on another thread.
+     */
+    public RecordedSpan startProducer(String system, String destination, long startNanos) {
+        RecordedSpan parent = liveCurrent(THREADS.get());
+        if (parent == null) {
+            return null;
+        }
+        RecordedSpan span = childOf(parent, RecordedSpan.KIND_PRODUCER);
+        span.method = system;
+        span.target = destination;
         begin(span, startNanos);
         return span;
     }
@@ -193,14 +271,14 @@ public final class Tracer {
 
     /**
      * Ends the span, records it and, if it is current on this thread, restores the previous context.
-     * {@code thread} is this thread's context when the caller has it, else null. Client spans are never
-     * made current, so ending one looks nothing up.
+     * {@code thread} is this thread's context when the caller has it, else null. Client and producer spans are
+     * never made current, so ending one looks nothing up.
      */
     public void end(RecordedSpan span, long endNanoTime, Throwable thrown, boolean failed, ThreadContext thread) {
         if (span.isFinished()) {
             return;
         }
-        if (span.kind != RecordedSpan.KIND_CLIENT) {
+        if (span.kind != RecordedSpan.KIND_CLIENT && span.kind != RecordedSpan.KIND_PRODUCER) {
             ThreadContext context = thread != null ? thread : THREADS.get();
             if (context != null && context.current == span) {
                 context.current = span.previous;

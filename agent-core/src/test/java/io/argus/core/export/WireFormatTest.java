@@ -232,6 +232,70 @@ class WireFormatTest {
         assertThat(batch.getCalls(0).getTarget()).isEqualTo("h2:mem:test");
     }
 
+    @Test
+    void messagingSpansAndMetrics() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        RecordedSpan server = tracer.startServer("POST", "/orders", null, null, null);
+        RecordedSpan producer = tracer.startProducer("kafka", "orders", System.nanoTime());
+        tracer.end(producer, System.nanoTime(), null, false);
+        tracer.end(server, System.nanoTime(), null, false);
+        RecordedSpan consumer = tracer.startInbound(RecordedSpan.KIND_CONSUMER, "kafka", "orders", System.nanoTime(),
+                Map.of("traceparent", producer.traceparent()), Map::get, null);
+        tracer.end(consumer, System.nanoTime(), null, false);
+        List<Span> decoded = decode(new SpanEncoder().encode(spans)).getSpans().getSpansList();
+        Span p = decoded.get(0);
+        assertThat(p.getKind()).isEqualTo(SpanKind.SPAN_KIND_PRODUCER);
+        assertThat(p.getName()).isEqualTo("publish orders");
+        assertThat(tags(p)).containsEntry("messaging.system", "kafka").containsEntry("messaging.destination.name", "orders")
+                .containsEntry("messaging.operation", "publish").doesNotContainKeys("http.method", "http.url");
+        Span c = decoded.get(2);
+        assertThat(c.getKind()).isEqualTo(SpanKind.SPAN_KIND_CONSUMER);
+        assertThat(c.getName()).isEqualTo("process orders");
+        assertThat(c.getParentSpanId()).isEqualTo(p.getSpanId());
+        assertThat(c.getTraceIdLow()).isEqualTo(p.getTraceIdLow());
+        assertThat(tags(c)).containsEntry("messaging.operation", "process");
+
+        CallMetricsTable produced = new CallMetricsTable(10);
+        produced.record("kafka", "orders", 0, 2_000_000, false, 5);
+        CallMetricsTable rpcServer = new CallMetricsTable(10);
+        rpcServer.record("grpc", "shop.Orders/Get", 5, 1_000, false);
+        MetricBatch batch = decode(ControlFrames.metrics(1, 1000, Collections.emptyList(), Collections.emptyList(),
+                Collections.emptyList(), List.of(new ControlFrames.KindCells(WireFields.CALL_KIND_MESSAGING_PRODUCE,
+                        produced.takeSnapshots()), new ControlFrames.KindCells(WireFields.CALL_KIND_RPC_SERVER,
+                        rpcServer.takeSnapshots())), sink -> { })).getMetrics();
+        assertThat(batch.getCallsList()).extracting(CallMetric::getKind).containsExactly(
+                CallMetricKind.CALL_METRIC_KIND_MESSAGING_PRODUCE, CallMetricKind.CALL_METRIC_KIND_RPC_SERVER);
+        CallMetric messages = batch.getCalls(0);
+        assertThat(messages.getCount()).isEqualTo(5);
+        assertThat(messages.getSumNanos()).isEqualTo(10_000_000);
+        assertThat(messages.getBucketCountsList().stream().mapToLong(Long::longValue).sum()).isEqualTo(5);
+        assertThat(batch.getCalls(1).getStatus()).isEqualTo(5);
+    }
+
+    @Test
+    void rpcSpansAreNamedByTheFullMethodWithTheirStatusCode() throws Exception {
+        List<RecordedSpan> spans = new ArrayList<>();
+        Tracer tracer = new Tracer(new Sampler(100), spans::add);
+        RecordedSpan server = tracer.startRpcServer("grpc", "shop.Orders/Get", System.nanoTime(), null, null);
+        RecordedSpan client = tracer.startRpcClient("grpc", "shop.Stock/Reserve", "stock", 9090, System.nanoTime());
+        client.setHttpStatus(14);
+        tracer.end(client, System.nanoTime(), null, true);
+        server.setHttpStatus(0);
+        tracer.end(server, System.nanoTime(), null, false);
+        List<Span> decoded = decode(new SpanEncoder().encode(spans)).getSpans().getSpansList();
+        Span c = decoded.get(0);
+        assertThat(c.getKind()).isEqualTo(SpanKind.SPAN_KIND_CLIENT);
+        assertThat(c.getName()).isEqualTo("shop.Stock/Reserve");
+        assertThat(tags(c)).containsEntry("rpc.system", "grpc").containsEntry("rpc.service", "shop.Stock")
+                .containsEntry("rpc.method", "Reserve").containsEntry("rpc.grpc.status_code", "14")
+                .containsEntry("peer", "stock:9090").doesNotContainKeys("http.method", "http.url", "http.status_code");
+        Span s = decoded.get(1);
+        assertThat(s.getKind()).isEqualTo(SpanKind.SPAN_KIND_SERVER);
+        assertThat(s.getName()).isEqualTo("shop.Orders/Get");
+        assertThat(tags(s)).containsEntry("rpc.grpc.status_code", "0");
+    }
+
     /** A collector frame as the collector writes it: the generated classes, then the 4-byte length prefix. */
     private static byte[] collectorFrame(CollectorFrame frame) {
         byte[] body = frame.toByteArray();

@@ -1,8 +1,8 @@
 package io.argus.collector.ingest;
 
+import io.argus.collector.storage.CallKinds;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.CallMetric;
-import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Gauge;
 import io.argus.protocol.Handshake;
@@ -157,9 +157,7 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
             previous = b;
         }
         for (CallMetric m : batch.getCallsList()) {
-            if (m.getKind() != CallMetricKind.CALL_METRIC_KIND_SERVER
-                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_CLIENT
-                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_DB) {
+            if (!CallKinds.known(m.getKind())) {
                 throw reject(RejectReason.INVALID_METRICS, "call metric of unknown kind " + m.getKindValue());
             }
             if (m.getBucketCountsCount() > bounds + 1) {

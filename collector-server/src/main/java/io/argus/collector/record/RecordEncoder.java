@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.argus.collector.storage.CallKinds;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.CallMetric;
@@ -26,7 +27,6 @@ public final class RecordEncoder {
     private static final String[] SPAN_KINDS = {"UNSPECIFIED", "SERVER", "CLIENT", "INTERNAL", "PRODUCER", "CONSUMER"};
     private static final String[] SPAN_STATUSES = {"UNSET", "OK", "ERROR"};
     /** By wire value of {@code CallMetricKind}; the validator lets only 1..3 through. */
-    private static final String[] CALL_KINDS = {"unspecified", "server", "client", "db"};
 
     /** Characters outside the BMP as 4-byte UTF-8, not as escaped surrogate pairs. */
     private final JsonFactory json = JsonFactory.builder()
@@ -86,7 +86,7 @@ public final class RecordEncoder {
             g.writeNumberField("interval_ms", batch.getIntervalMs());
             g.writeStringField("service", source.service());
             g.writeStringField("instance", source.instance());
-            g.writeStringField("kind", label(CALL_KINDS, cell.getKindValue()));
+            g.writeStringField("kind", CallKinds.label(cell.getKindValue()));
             g.writeStringField("method", cell.getMethod());
             g.writeStringField("target", cell.getTarget());
             g.writeNumberField("status", cell.getStatus());

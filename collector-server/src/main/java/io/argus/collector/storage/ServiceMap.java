@@ -7,12 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Who calls whom in a time range: every service with spans in it, and what its client spans reached. */
+/**
+ * Who calls whom in a time range: every service with spans in it, what its client spans reached, and the topics
+ * its producer spans sent to, with an edge from each topic to the services whose consumer spans processed it.
+ */
 public record ServiceMap(TimeRange range, List<ServiceMapNode> nodes, List<ServiceMapEdge> edges) {
 
     /**
      * The map of {@code edges} (in the order given) and their targets, plus a service node for every service in
-     * {@code services} and every edge source; nodes services first, then databases, then external hosts, each by id.
+     * {@code services} and every edge source (a service, or a topic for its consumers' edges); nodes services first,
+     * then topics, databases and external hosts, each by id.
      *
      * @param targetTypes the {@link ServiceMapNode} type of each edge target id
      */
@@ -26,7 +30,7 @@ public record ServiceMap(TimeRange range, List<ServiceMapNode> nodes, List<Servi
             nodes.putIfAbsent(service, ServiceMapNode.of(service, ServiceMapNode.SERVICE));
         }
         for (ServiceMapEdge edge : edges) {
-            nodes.putIfAbsent(edge.source(), ServiceMapNode.of(edge.source(), ServiceMapNode.SERVICE));
+            nodes.putIfAbsent(edge.source(), ServiceMapNode.of(edge.source(), ServiceMapNode.sourceType(edge.source())));
         }
         List<ServiceMapNode> sorted = new ArrayList<>(nodes.values());
         sorted.sort(Comparator.comparingInt(ServiceMapNode::typeOrder).thenComparing(ServiceMapNode::id));

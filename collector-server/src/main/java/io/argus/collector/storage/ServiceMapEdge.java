@@ -2,9 +2,10 @@ package io.argus.collector.storage;
 
 /**
  * Calls from one service to a node, from the traced client spans of the range (so counts follow the
- * sampling rate; the RED series are the exact ones).
+ * sampling rate; the RED series are the exact ones); or messages from a service to a topic (its producer spans), and
+ * from a topic to a service (the consumer spans of the messages it processed).
  *
- * @param source      the calling service
+ * @param source      the calling service, or a topic
  * @param target      the called node's id
  * @param calls       client spans
  * @param errors      of which ended in error

@@ -289,7 +289,7 @@ async function loadMap() {
     const selected = state.edge && state.edge.source === e.source && state.edge.target === e.target;
     const open = () => openEdge(e);
     const g = svg("g", { class: "edge-group", "data-source": e.source, "data-target": e.target, onclick: open },
-      svg("title", {}, `${e.source} \u2192 ${nodeName(map, e.target)}: ${e.calls} calls, ${e.errors} errors`),
+      svg("title", {}, `${nodeName(map, e.source)} \u2192 ${nodeName(map, e.target)}: ${e.calls} ${e.source.startsWith("topic:") || e.target.startsWith("topic:") ? "messages" : "calls"}, ${e.errors} errors`),
       svg("path", { d, class: "edge-hit" }),
       svg("path", { d, class: "edge" + (e.errorRate > 0 ? " failing" : "") + (selected ? " sel" : ""), "marker-end": "url(#arrow)" }),
       svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "edge-label" }, label));
@@ -324,7 +324,7 @@ function openEdge(e) {
 async function loadEdgeTraces() {
   const e = state.edge;
   $("edgeSection").hidden = false;
-  $("edgeTitle").textContent = `${e.source} \u2192 ${e.target.replace(/^(db|ext):/, "")}`;
+  $("edgeTitle").textContent = `${e.source.replace(/^topic:/, "")} \u2192 ${e.target.replace(/^(db|ext|topic):/, "")}`;
   const traces = await api("/api/servicemap/traces?" + withRange({ source: e.source, target: e.target, limit: "50" }));
   replace("edgeTraces", traceTable(traces, "edge"));
 }

@@ -1,8 +1,8 @@
 package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
-import io.argus.perf.harness.proc.ProcessRegistry;
-import io.argus.perf.load.druid.DruidInstall;
+import io.argus.cluster.process.ProcessRegistry;
+import io.argus.cluster.druid.DruidInstall;
 import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.ScenarioResult;

@@ -2,7 +2,7 @@ package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
 import io.argus.perf.harness.HostFacts;
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.harness.proc.ProcStats;
 import io.argus.perf.harness.run.CollectorProcess;
 import io.argus.perf.load.model.RunResults;

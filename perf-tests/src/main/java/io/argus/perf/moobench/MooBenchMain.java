@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.argus.perf.harness.ArgusHome;
 import io.argus.perf.harness.FileTrees;
 import io.argus.perf.harness.HostFacts;
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.harness.proc.Taskset;
 import io.argus.perf.harness.run.CollectorProcess;
 import io.argus.perf.moobench.report.MooReport;

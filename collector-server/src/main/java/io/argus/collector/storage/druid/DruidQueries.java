@@ -174,10 +174,28 @@ final class DruidQueries {
                 + " GROUP BY instance, name, " + step, List.of(service, range.fromMs(), range.toMs()));
     }
 
+    private static final String DESTINATION = "JSON_VALUE(c.tags, '$[''messaging.destination.name'']')";
+    /** A message span's topic node: {@code topic:<messaging.system>/<destination>}. */
+    private static final String TOPIC = "'" + ServiceMapNode.TOPIC_PREFIX
+            + "' || JSON_VALUE(c.tags, '$[''messaging.system'']') || '/' || " + DESTINATION;
+
+    /**
+     * One row per consumer span of a topic that started in {@code range}, as {@link #edgeSpans} has them: from the
+     * topic to the consumer's service.
+     */
+    private String topicEdgeSpans(TimeRange range, List<Object> params) {
+        params.add(range.fromMs());
+        params.add(range.toMs());
+        return "SELECT c.trace_id AS trace_id, " + TOPIC + " AS source, c.service AS target,"
+                + " 'service' AS target_type, c.status AS status, c.duration_ns AS duration_ns"
+                + " FROM " + quoted(ds.spans()) + " c WHERE c.kind = 'CONSUMER' AND " + DESTINATION + " IS NOT NULL"
+                + " AND c.__time >= MILLIS_TO_TIMESTAMP(?) AND c.__time < MILLIS_TO_TIMESTAMP(?)";
+    }
+
     /**
      * One row per client (or producer) span that started in {@code range}: {@code trace_id}, {@code source}
-     * service, {@code target} node id and {@code target_type}, {@code status} and {@code duration_ns}. The callee is
-     * the service of the span's server (or consumer) child when one is stored (a join on the trace and parent span
+     * service, {@code target} node id and {@code target_type}, {@code status} and {@code duration_ns}. A producer
+     * span's target is its topic. The callee is the service of the span's server child when one is stored (a join on the trace and parent span
      * ids, the child side read over the range widened by {@link #SKEW_MS}); otherwise the database ({@code db.system}
      * tag) or the host ({@code peer} tag, or the host of {@code http.url}, or the span's name) it called.
      */
@@ -187,11 +205,13 @@ final class DruidQueries {
         String host = "COALESCE(NULLIF(JSON_VALUE(c.tags, '$.peer'), ''), NULLIF(REGEXP_EXTRACT("
                 + "JSON_VALUE(c.tags, '$[''http.url'']'), ?, 1), ''), c.name)";
         String sql = "SELECT c.trace_id AS trace_id, c.service AS source,"
-                + " CASE WHEN callee.service IS NOT NULL THEN callee.service"
+                + " CASE WHEN c.kind = 'PRODUCER' AND " + DESTINATION + " IS NOT NULL THEN " + TOPIC
+                + " WHEN callee.service IS NOT NULL THEN callee.service"
                 + " WHEN " + dbSystem + " IS NOT NULL THEN '" + ServiceMapNode.DB_PREFIX + "' || " + dbSystem
                 + " || COALESCE('/' || " + dbName + ", '')"
                 + " ELSE '" + ServiceMapNode.EXTERNAL_PREFIX + "' || " + host + " END AS target,"
-                + " CASE WHEN callee.service IS NOT NULL THEN 'service' WHEN " + dbSystem
+                + " CASE WHEN c.kind = 'PRODUCER' AND " + DESTINATION + " IS NOT NULL THEN 'topic'"
+                + " WHEN callee.service IS NOT NULL THEN 'service' WHEN " + dbSystem
                 + " IS NOT NULL THEN 'database' ELSE 'external' END AS target_type,"
                 + " c.status AS status, c.duration_ns AS duration_ns"
                 + " FROM " + quoted(ds.spans()) + " c LEFT JOIN (SELECT trace_id, parent_span_id,"
@@ -211,15 +231,20 @@ final class DruidQueries {
 
     /**
      * {@code /api/servicemap}, the edges: calls, errors and the 95th percentile of the client spans' durations (a
-     * DataSketches quantile sketch) per (source, target).
+     * DataSketches quantile sketch) per (source, target), and the same of the consumer spans per (topic, service).
      */
     DruidStatement serviceMapEdges(TimeRange range) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT source, target, target_type, COUNT(*) AS calls,"
-                + " SUM(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS errors,"
-                + " APPROX_QUANTILE_DS(duration_ns, 0.95) AS p95_ns FROM (" + edgeSpans(range, params) + ")"
-                + " GROUP BY source, target, target_type";
+        // top-level UNION ALL: Druid runs the two queries one after the other and concatenates their rows
+        String sql = edgeRollup(edgeSpans(range, params)) + " UNION ALL " + edgeRollup(topicEdgeSpans(range, params));
         return new DruidStatement(sql, params);
+    }
+
+    private static String edgeRollup(String spans) {
+        return "SELECT source, target, target_type, COUNT(*) AS calls,"
+                + " SUM(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS errors,"
+                + " APPROX_QUANTILE_DS(duration_ns, 0.95) AS p95_ns FROM (" + spans + ")"
+                + " GROUP BY source, target, target_type";
     }
 
     /** {@code /api/servicemap}, the nodes: every service with a span that started in the range. */
@@ -234,7 +259,9 @@ final class DruidQueries {
      */
     DruidStatement edgeTraces(TraceSearch.Edge edge, TimeRange range) {
         List<Object> params = new ArrayList<>();
-        String sql = "SELECT trace_id FROM (" + edgeSpans(range, params) + ") WHERE source = ? AND target = ?"
+        String spans = edge.source().startsWith(ServiceMapNode.TOPIC_PREFIX) ? topicEdgeSpans(range, params)
+                : edgeSpans(range, params);
+        String sql = "SELECT trace_id FROM (" + spans + ") WHERE source = ? AND target = ?"
                 + " GROUP BY trace_id LIMIT ?";
         params.add(edge.source());
         params.add(edge.target());

@@ -1,5 +1,6 @@
 package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.storage.CallKinds;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,14 +19,12 @@ final class DuckDbSchema {
 
     static final String[] SPAN_KINDS = {"UNSPECIFIED", "SERVER", "CLIENT", "INTERNAL", "PRODUCER", "CONSUMER"};
     static final String[] SPAN_STATUSES = {"UNSET", "OK", "ERROR"};
-    /** {@code http_kind} labels by wire value of {@code CallMetricKind}: 1 server, 2 client, 3 db (database calls). */
-    static final String[] CALL_METRIC_KINDS = {"unspecified", "server", "client", "db"};
 
     private static final String[] DDL = {
         "CREATE TABLE IF NOT EXISTS argus_meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
         "CREATE TYPE IF NOT EXISTS span_kind AS ENUM ('UNSPECIFIED', 'SERVER', 'CLIENT', 'INTERNAL', 'PRODUCER', 'CONSUMER')",
         "CREATE TYPE IF NOT EXISTS span_status AS ENUM ('UNSET', 'OK', 'ERROR')",
-        "CREATE TYPE IF NOT EXISTS http_kind AS ENUM ('server', 'client', 'db')",
+        "CREATE TYPE IF NOT EXISTS http_kind AS ENUM (" + CallKinds.sqlList() + ")",
         """
         CREATE TABLE IF NOT EXISTS spans (
           trace_id_high BIGINT NOT NULL,
@@ -110,18 +109,20 @@ final class DuckDbSchema {
     }
 
     /**
-     * Data folders written before database metrics existed have {@code http_kind} without 'db'. DuckDB
-     * cannot add a value to an enum, so the column goes through VARCHAR while the type is recreated.
+     * Data folders written before a kind existed ('db', then 'produce' and 'consume') have {@code http_kind}
+     * without it. DuckDB cannot add a value to an enum, so the column goes through VARCHAR while the type is
+     * recreated with every kind this collector knows.
      */
-    private static void addDbMetricKind(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT list_contains(enum_range(NULL::http_kind), 'db')")) {
+    private static void addCallMetricKinds(Statement st) throws SQLException {
+        String last = CallKinds.KNOWN.get(CallKinds.KNOWN.size() - 1);
+        try (ResultSet rs = st.executeQuery("SELECT list_contains(enum_range(NULL::http_kind), '" + last + "')")) {
             if (rs.next() && rs.getBoolean(1)) {
                 return;
             }
         }
         st.execute("ALTER TABLE http_metrics ALTER kind TYPE VARCHAR");
         st.execute("DROP TYPE http_kind");
-        st.execute("CREATE TYPE http_kind AS ENUM ('server', 'client', 'db')");
+        st.execute("CREATE TYPE http_kind AS ENUM (" + CallKinds.sqlList() + ")");
         st.execute("ALTER TABLE http_metrics ALTER kind TYPE http_kind");
     }
 
@@ -136,7 +137,7 @@ final class DuckDbSchema {
             for (String ddl : DDL) {
                 st.execute(ddl);
             }
-            addDbMetricKind(st);
+            addCallMetricKinds(st);
             addAgentStartupColumns(st);
             try (ResultSet rs = st.executeQuery("SELECT value FROM argus_meta WHERE key = 'schema_version'")) {
                 if (rs.next()) {

@@ -19,6 +19,7 @@ final class DuckDbTraceQueries {
     private static final long SKEW_NANOS = 60_000_000_000L;
     private static final String DB_PREFIX = ServiceMapNode.DB_PREFIX;
     private static final String EXTERNAL_PREFIX = ServiceMapNode.EXTERNAL_PREFIX;
+    private static final String TOPIC_PREFIX = ServiceMapNode.TOPIC_PREFIX;
 
     private final Sql sql;
 
@@ -27,10 +28,10 @@ final class DuckDbTraceQueries {
     }
 
     /**
-     * One row per client (or producer) span of the range: {@code source} service, {@code target} node id and
-     * {@code target_type}, with the span's trace id, duration and status. The callee is the service of the
-     * span's server (or consumer) child when one is stored; otherwise a database or an external host named by
-     * the span's tags.
+     * One row per client or producer span of the range: {@code source} service, {@code target} node id and
+     * {@code target_type}, with the span's trace id, duration and status. A producer span's target is its topic;
+     * a client span's the service of its server child when one is stored, otherwise a database or an external host
+     * named by the span's tags. Then one row per consumer span of a topic: from the topic to the consumer's service.
      */
     private static String edgeSpans(TimeRange range, SqlParams p) {
         String serverWindow = "";
@@ -41,18 +42,25 @@ final class DuckDbTraceQueries {
         }
         String dbSystem = "json_extract_string(c.tags, '/db.system')";
         String dbName = "json_extract_string(c.tags, '/db.name')";
+        String topic = "'" + TOPIC_PREFIX + "' || json_extract_string(c.tags, '/messaging.system') || '/' || "
+                + "json_extract_string(c.tags, '/messaging.destination.name')";
+        String isTopic = "c.kind = 'PRODUCER' AND json_extract_string(c.tags, '/messaging.destination.name') IS NOT NULL";
         String host = "coalesce(nullif(json_extract_string(c.tags, '/peer'), ''), nullif(regexp_extract("
                 + "json_extract_string(c.tags, '/http.url'), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?([^/?#]+)', 1),"
                 + " ''), c.name)";
         StringBuilder s = new StringBuilder("""
                 SELECT c.trace_id_high, c.trace_id_low, c.service AS source, c.duration_nanos, c.status,
-                       CASE WHEN callee.service IS NOT NULL THEN callee.service
+                """)
+                .append("       CASE WHEN ").append(isTopic).append(" THEN ").append(topic).append("\n")
+                .append("""
+                     WHEN callee.service IS NOT NULL THEN callee.service
                 """)
                 .append("     WHEN ").append(dbSystem).append(" IS NOT NULL THEN '").append(DB_PREFIX).append("' || ")
                 .append(dbSystem).append(" || coalesce('/' || ").append(dbName).append(", '')\n")
                 .append("     ELSE '").append(EXTERNAL_PREFIX).append("' || ").append(host).append(" END AS target,\n")
+                .append("       CASE WHEN ").append(isTopic).append(" THEN 'topic'\n")
                 .append("""
-                       CASE WHEN callee.service IS NOT NULL THEN 'service'
+                     WHEN callee.service IS NOT NULL THEN 'service'
                 """)
                 .append("     WHEN ").append(dbSystem).append(" IS NOT NULL THEN 'database' ELSE 'external' END")
                 .append(" AS target_type\n")
@@ -71,7 +79,16 @@ final class DuckDbTraceQueries {
             clientWindow = " AND c.start_epoch_nanos >= " + p.add(range.fromNanos())
                     + " AND c.start_epoch_nanos < " + p.add(range.toNanos());
         }
-        return s.append(clientWindow).toString();
+        s.append(clientWindow);
+        s.append("\nUNION ALL\nSELECT c.trace_id_high, c.trace_id_low, ").append(topic)
+                .append(" AS source, c.duration_nanos, c.status, c.service AS target, 'service' AS target_type\n")
+                .append("FROM spans c WHERE c.kind = 'CONSUMER'")
+                .append(" AND json_extract_string(c.tags, '/messaging.destination.name') IS NOT NULL");
+        if (range != null) {
+            s.append(" AND c.start_epoch_nanos >= ").append(p.add(range.fromNanos()))
+                    .append(" AND c.start_epoch_nanos < ").append(p.add(range.toNanos()));
+        }
+        return s.toString();
     }
 
     ServiceMap serviceMap(TimeRange range) {

@@ -1,5 +1,6 @@
 package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.storage.CallKinds;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.CallMetric;
@@ -281,7 +282,7 @@ final class DuckDbWriter implements Runnable {
                 a.append(instance);
                 a.append(ts);
                 a.append(batch.getIntervalMs());
-                a.append(label(DuckDbSchema.CALL_METRIC_KINDS, m.getKindValue()));
+                a.append(CallKinds.label(m.getKindValue()));
                 a.append(m.getMethod());
                 a.append(m.getTarget());
                 a.append(m.getStatus());

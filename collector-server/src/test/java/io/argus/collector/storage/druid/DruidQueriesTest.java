@@ -168,7 +168,11 @@ class DruidQueriesTest {
         assertThat(edges.sql()).startsWith("SELECT source, target, target_type, COUNT(*) AS calls,"
                 + " SUM(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS errors,"
                 + " APPROX_QUANTILE_DS(duration_ns, 0.95) AS p95_ns FROM (SELECT c.trace_id AS trace_id,"
-                + " c.service AS source, CASE WHEN callee.service IS NOT NULL THEN callee.service"
+                + " c.service AS source, CASE WHEN c.kind = 'PRODUCER' AND"
+                + " JSON_VALUE(c.tags, '$[''messaging.destination.name'']') IS NOT NULL THEN 'topic:' ||"
+                + " JSON_VALUE(c.tags, '$[''messaging.system'']') || '/' ||"
+                + " JSON_VALUE(c.tags, '$[''messaging.destination.name'']')"
+                + " WHEN callee.service IS NOT NULL THEN callee.service"
                 + " WHEN JSON_VALUE(c.tags, '$[''db.system'']') IS NOT NULL THEN 'db:' ||");
         assertThat(edges.sql())
                 .contains(" ELSE 'ext:' || COALESCE(NULLIF(JSON_VALUE(c.tags, '$.peer'), ''), NULLIF(REGEXP_EXTRACT("
@@ -182,8 +186,12 @@ class DruidQueriesTest {
                         + " AND c.__time < MILLIS_TO_TIMESTAMP(?)")
                 .endsWith(") GROUP BY source, target, target_type");
         // the server side is read a minute beyond the range on each side (clock skew), the client side exactly
+        // then, concatenated, the consumer spans of topics: from the topic to the consumer's service
+        assertThat(edges.sql()).contains(" UNION ALL SELECT source, target, target_type, COUNT(*) AS calls,")
+                .contains(" AS source, c.service AS target, 'service' AS target_type, c.status AS status,"
+                        + " c.duration_ns AS duration_ns FROM \"argus-spans\" c WHERE c.kind = 'CONSUMER'");
         assertThat(edges.parameters()).containsExactly(DruidQueries.URL_HOST, HOUR.fromMs() - 60_000,
-                HOUR.toMs() + 60_000, HOUR.fromMs(), HOUR.toMs());
+                HOUR.toMs() + 60_000, HOUR.fromMs(), HOUR.toMs(), HOUR.fromMs(), HOUR.toMs());
         assertThat("https://user@shop.example:8443/cart?x=1".replaceFirst(DruidQueries.URL_HOST + ".*", "$1"))
                 .isEqualTo("shop.example:8443");
 
@@ -199,6 +207,15 @@ class DruidQueriesTest {
         assertThat(s.sql()).startsWith("SELECT trace_id FROM (SELECT c.trace_id AS trace_id, c.service AS source,")
                 .endsWith(") WHERE source = ? AND target = ? GROUP BY trace_id LIMIT ?");
         assertThat(s.parameters()).endsWith("orders", "ext:stock:8080", DruidQueries.MAX_EDGE_TRACES);
+    }
+
+    @Test
+    void edgeTracesFromATopicAreTheTracesOfItsConsumerSpans() {
+        DruidStatement s = queries.edgeTraces(new TraceSearch.Edge("topic:kafka/orders", "billing"), HOUR);
+        assertThat(s.sql()).contains("WHERE c.kind = 'CONSUMER'")
+                .endsWith(") WHERE source = ? AND target = ? GROUP BY trace_id LIMIT ?");
+        assertThat(s.parameters()).containsExactly(HOUR.fromMs(), HOUR.toMs(), "topic:kafka/orders", "billing",
+                DruidQueries.MAX_EDGE_TRACES);
     }
 
     @Test

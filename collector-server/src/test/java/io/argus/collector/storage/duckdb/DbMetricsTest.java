@@ -12,9 +12,6 @@ import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.MetricBatch;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,20 +23,8 @@ class DbMetricsTest {
     @Test
     void dbMetricsAreServedAndOldDataFoldersAreMigrated() throws Exception {
         // a data folder written before the 'db' kind existed, holding one server row
-        try (Connection old = DriverManager.getConnection("jdbc:duckdb:" + dataDir.resolve("argus.duckdb"));
-             Statement st = old.createStatement()) {
-            st.execute("CREATE TABLE argus_meta (key VARCHAR PRIMARY KEY, value VARCHAR)");
-            st.execute("INSERT INTO argus_meta VALUES ('schema_version', '1')");
-            st.execute("CREATE TYPE http_kind AS ENUM ('server', 'client')");
-            st.execute("CREATE TABLE http_metrics (service VARCHAR NOT NULL, instance VARCHAR NOT NULL,"
-                    + " ts_ms BIGINT NOT NULL, interval_ms BIGINT NOT NULL, kind http_kind NOT NULL,"
-                    + " method VARCHAR NOT NULL, target VARCHAR NOT NULL, status INTEGER NOT NULL,"
-                    + " count BIGINT NOT NULL, errors BIGINT NOT NULL, sum_nanos BIGINT NOT NULL,"
-                    + " min_nanos BIGINT NOT NULL, max_nanos BIGINT NOT NULL, bucket_counts BIGINT[] NOT NULL,"
-                    + " bucket_bounds BIGINT[] NOT NULL)");
-            st.execute("INSERT INTO http_metrics VALUES ('shop', 'shop-1', 1, 1000, 'server', 'GET', '/old', 200,"
-                    + " 3, 0, 3000000, 1000000, 1000000, [3], [2000000])");
-        }
+        EarlierDataFolder.write(dataDir, "'server', 'client'",
+                "'shop', 'shop-1', 1, 1000, 'server', 'GET', '/old', 200, 3, 0, 3000000, 1000000, 1000000, [3], [2000000]");
         CollectorConfig config = TestConfigs.ephemeral().dataDir(dataDir).build();
         try (Collector collector = Collector.start(config);
              TestAgent agent = new TestAgent(collector.ingestPort())) {

@@ -53,7 +53,8 @@ public final class IngestStreamBenchmark {
         int maxSpans = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 20;
         Path dir = Files.createTempDirectory("argus-stream-bench");
-        try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
+        try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+                    .otlpHttpPort(CollectorConfig.ANY_FREE_PORT).dataDir(dir).build())) {
             Api api = new Api(c);
             long[] stored = {0};
             Phase warm = run(c, api, agents, fps, maxSpans, Math.max(2, seconds / 4), 1, stored);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.perf.harness.http.Http;
 import io.argus.perf.harness.http.RequestSpec;
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.harness.proc.ProcStats;
 import io.argus.perf.harness.proc.Taskset;
 

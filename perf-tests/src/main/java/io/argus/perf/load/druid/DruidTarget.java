@@ -2,6 +2,10 @@ package io.argus.perf.load.druid;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.cluster.druid.DruidInstall;
+import io.argus.cluster.druid.DruidLayout;
+import io.argus.cluster.druid.DruidProcess;
+import io.argus.cluster.druid.DruidProcesses;
 import io.argus.perf.harness.http.Http;
 import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.load.target.LaunchPlan;
@@ -30,22 +34,9 @@ import java.util.regex.Pattern;
  */
 public final class DruidTarget implements Target {
 
-    /** Druid's names for its processes, in start order. */
-    public static final List<String> SERVICES = List.of("coordinator", "broker", "historical", "middleManager", "router");
     public static final String DATASOURCE = "wikipedia";
     public static final String QUERY = "SELECT * FROM wikipedia WHERE __time > MILLIS_TO_TIMESTAMP(%d) LIMIT 10";
-    /** The module flags Druid's launch scripts add on JDK 17; without them historicals fail to map segments. */
-    public static final List<String> MODULE_FLAGS = List.of(
-            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED");
-    public static final Pattern STARTED = Pattern.compile("Server - Started @(\\d+)ms");
+    private static final Pattern ZOOKEEPER_STARTED = Pattern.compile("Started @(\\d+)ms");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** sql: the seed's query through the router; health: the coordinator-overlord's {@code /status/health}. */
@@ -82,40 +73,24 @@ public final class DruidTarget implements Target {
 
     private static String heaps() {
         StringBuilder b = new StringBuilder();
-        for (String s : SERVICES) {
-            b.append(b.length() == 0 ? "" : ", ").append(agentName(s)).append(' ').append(String.join(" ", heap(s)));
+        for (String s : DruidProcesses.SERVICES) {
+            b.append(b.length() == 0 ? "" : ", ").append(DruidProcesses.agentName(s)).append(' ')
+                    .append(String.join(" ", DruidProcesses.heap(s)));
         }
-        return b + ", peon " + String.join(" ", PEON_HEAP);
+        return b + ", peon " + String.join(" ", DruidProcesses.PEON_HEAP);
     }
-
-    /** The name the agents and the report give a Druid process. */
-    public static String agentName(String druidService) {
-        return druidService.equals("coordinator") ? "coordinator-overlord" : druidService;
-    }
-
-    public static List<String> heap(String service) {
-        return switch (service) {
-            case "coordinator" -> List.of("-Xms256m", "-Xmx256m");
-            case "broker", "historical" -> List.of("-Xms512m", "-Xmx512m", "-XX:MaxDirectMemorySize=400m");
-            case "middleManager" -> List.of("-Xms64m", "-Xmx64m");
-            case "router" -> List.of("-Xms128m", "-Xmx128m");
-            default -> throw new IllegalArgumentException(service);
-        };
-    }
-
-    public static final List<String> PEON_HEAP = List.of("-Xms256m", "-Xmx256m", "-XX:MaxDirectMemorySize=300m");
 
     @Override
     public List<String> serviceNames() {
         List<String> names = new ArrayList<>();
-        SERVICES.forEach(s -> names.add(agentName(s)));
+        DruidProcesses.SERVICES.forEach(s -> names.add(DruidProcesses.agentName(s)));
         names.add("peon");
         return names;
     }
 
     @Override
     public List<String> tracedServices() {
-        return health ? List.of(agentName("coordinator")) : List.of("router", "broker", "historical");
+        return health ? List.of(DruidProcesses.agentName("coordinator")) : List.of("router", "broker", "historical");
     }
 
     @Override
@@ -126,27 +101,18 @@ public final class DruidTarget implements Target {
     @Override
     public LaunchPlan plan(TargetEnv env) throws IOException {
         DruidLayout layout = new DruidLayout(env.workDir());
-        List<String> peon = new ArrayList<>(PEON_HEAP);
-        peon.addAll(jvmCommon(layout));
+        List<String> peon = new ArrayList<>(DruidProcesses.peonJvm(layout));
         peon.addAll(env.agentOptions().apply("peon"));
         peon.addAll(env.extraOptions());
         layout.write(env.java(), peon);
 
-        String lib = install.lib() + "/*";
         List<ProcessSpec> processes = new ArrayList<>();
-        processes.add(new ProcessSpec("zookeeper", jvm(layout, List.of("-Xms64m", "-Xmx128m")),
-                layout.conf.resolve("_common") + ":" + lib,
-                List.of("org.apache.zookeeper.server.ZooKeeperServerMain", layout.conf.resolve("zk/zoo.cfg").toString()),
-                RequestSpec.get("http://127.0.0.1:" + layout.zkAdminPort + "/commands/ruok"),
-                Pattern.compile("Started @(\\d+)ms"), false, Duration.ofSeconds(120), Map.of()));
-        for (String s : SERVICES) {
-            String health = s.equals("historical")
-                    ? "/druid/historical/v1/readiness" : "/status/health";
-            processes.add(new ProcessSpec(agentName(s), jvm(layout, heap(s)),
-                    layout.confDir(s) + ":" + layout.conf.resolve("_common") + ":" + lib,
-                    List.of("org.apache.druid.cli.Main", "server", s),
-                    RequestSpec.get("http://127.0.0.1:" + layout.port(s) + health),
-                    STARTED, true, Duration.ofSeconds(300), Map.of()));
+        for (DruidProcess p : DruidProcesses.all(layout, install)) {
+            // ZooKeeper (no agent) logs its admin server's 'Started @Nms' without Druid's 'Server - ' prefix
+            processes.add(new ProcessSpec(p.name(), p.jvmOptions(), p.classPath(), p.mainAndArgs(),
+                    RequestSpec.get(p.readiness().toString()),
+                    p.druid() ? DruidProcesses.STARTED : ZOOKEEPER_STARTED, p.druid(),
+                    Duration.ofSeconds(p.druid() ? 300 : 120), Map.of()));
         }
         String router = "http://127.0.0.1:" + layout.port("router");
         RequestSpec load = health
@@ -155,22 +121,6 @@ public final class DruidTarget implements Target {
                 WikipediaData.START_MILLIS);
         RequestSpec smoke = RequestSpec.postJson(router + "/druid/v2/sql", "{\"query\":\"SELECT 1\"}");
         return new LaunchPlan(processes, load, smoke);
-    }
-
-    private static List<String> jvm(DruidLayout layout, List<String> heap) {
-        List<String> o = new ArrayList<>(heap);
-        o.addAll(jvmCommon(layout));
-        return o;
-    }
-
-    /** G1, UTC, UTF-8, the launch's temp folder, log4j for java.util.logging and {@link #MODULE_FLAGS}. */
-    public static List<String> jvmCommon(DruidLayout layout) {
-        List<String> o = new ArrayList<>(List.of("-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
-                "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8",
-                "-Djava.io.tmpdir=" + layout.var.resolve("tmp"),
-                "-Djava.util.logging.manager=org.apache.logging.log4j.jul.LogManager"));
-        o.addAll(MODULE_FLAGS);
-        return o;
     }
 
     @Override

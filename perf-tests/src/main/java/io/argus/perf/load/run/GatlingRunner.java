@@ -1,7 +1,7 @@
 package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.RequestSpec;
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.load.gatling.OverheadSimulation;
 import io.argus.perf.load.model.RunResults.Gatling;
 

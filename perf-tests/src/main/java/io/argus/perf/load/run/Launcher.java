@@ -2,7 +2,7 @@ package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.Http;
 import io.argus.perf.harness.proc.HotSpotCounters;
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;

@@ -1,6 +1,6 @@
 package io.argus.perf.load.run;
 
-import io.argus.perf.harness.proc.ManagedProcess;
+import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 

@@ -1,13 +1,12 @@
 package io.argus.perf.load.target;
 
+import io.argus.cluster.LoopbackPorts;
 import io.argus.perf.harness.http.Http;
 import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.sample.SampleService;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.CodeSource;
@@ -65,10 +64,10 @@ public final class SampleTarget implements Target {
 
     @Override
     public LaunchPlan plan(TargetEnv env) throws IOException {
-        int backPort = freePort();
-        int frontPort = freePort();
+        int backPort = LoopbackPorts.free();
+        int frontPort = LoopbackPorts.free();
         while (frontPort == backPort) {
-            frontPort = freePort();
+            frontPort = LoopbackPorts.free();
         }
         String cp = classPath();
         String main = SampleService.class.getName();
@@ -118,14 +117,6 @@ public final class SampleTarget implements Target {
             return Path.of(source.getLocation().toURI()).toString();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A port free on 127.0.0.1 right now. */
-    public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
         }
     }
 }

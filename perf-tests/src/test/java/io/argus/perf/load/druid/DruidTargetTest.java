@@ -1,5 +1,7 @@
 package io.argus.perf.load.druid;
 
+import io.argus.cluster.druid.DruidInstall;
+import io.argus.cluster.druid.DruidProcesses;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
 import io.argus.perf.load.target.TargetEnv;
@@ -41,7 +43,7 @@ class DruidTargetTest {
         assertThat(plan.processes()).extracting(ProcessSpec::instrumented)
                 .containsExactly(false, true, true, true, true, true);
         for (ProcessSpec p : plan.processes().subList(1, 6)) {
-            assertThat(p.jvmOptions()).containsAll(DruidTarget.MODULE_FLAGS).contains("-Duser.timezone=UTC");
+            assertThat(p.jvmOptions()).containsAll(DruidProcesses.MODULE_FLAGS).contains("-Duser.timezone=UTC");
             assertThat(p.mainAndArgs()).startsWith("org.apache.druid.cli.Main", "server");
             assertThat(p.readiness().uri().getHost()).isEqualTo("127.0.0.1");
         }
@@ -95,12 +97,6 @@ class DruidTargetTest {
                 "\"channel\"", "\"namespace\"", "\"added\"", "\"deleted\"", "\"delta\"");
         assertThat(WikipediaData.ingestionTask("wikipedia", dir, "wikipedia.json"))
                 .contains("\"type\":\"index_parallel\"", "\"dataSource\":\"wikipedia\"", "\"format\":\"millis\"");
-    }
-
-    @Test
-    void theFetchPomExcludesSigar() {
-        assertThat(DruidInstall.pom("33.0.0")).contains("<artifactId>druid-services</artifactId>",
-                "<version>33.0.0</version>", "<groupId>org.hyperic</groupId><artifactId>sigar</artifactId>");
     }
 
     private static Properties load(Path file) throws Exception {

@@ -2,7 +2,7 @@ package io.argus.perf.load.run;
 
 import io.argus.perf.harness.http.RequestSpec;
 import io.argus.perf.harness.run.CollectorProcess;
-import io.argus.perf.load.druid.DruidInstall;
+import io.argus.cluster.druid.DruidInstall;
 import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
