@@ -1,6 +1,8 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.HttpLimits;
 import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.storage.IngestSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.argus.collector.Listeners;
@@ -41,23 +43,24 @@ public final class OtlpHttpServer implements AutoCloseable {
 
     public static OtlpHttpServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
                                        int maxBodyBytes, IngestSink sink, AgentRegistry registry,
-                                       MeterRegistry meters, ServerTls tls, HttpCredentials credentials)
-            throws InterruptedException {
+                                       MeterRegistry meters, ServerTls tls, HttpCredentials credentials,
+                                       HttpLimits limits, ClockWindow window) throws InterruptedException {
         OtlpMetrics metrics = new OtlpMetrics(meters);
         OtlpDecoder decoder = new OtlpDecoder();
-        OtlpErrorHandler errors = new OtlpErrorHandler(metrics);
+        OtlpErrorHandler errors = new OtlpErrorHandler(metrics, maxBodyBytes);
         MetricMapper metricMapper = new MetricMapper();
         ChannelGroup channels = new DefaultChannelGroup("argus-otlp", GlobalEventExecutor.INSTANCE);
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "otlp", meters,
                 OtlpResponses.PROTOBUF, message -> OtlpResponses.status(UNAUTHENTICATED, message));
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", ch -> {
-            Listeners.httpFront(ch.pipeline(), auth);
+            Listeners.httpFront(ch.pipeline(), limits, auth);
             ch.pipeline()
-                    .addLast("filter", new OtlpRequestFilter(maxBodyBytes))
+                    .addLast("filter", new OtlpRequestFilter(maxBodyBytes, limits))
                     .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
                     .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
                     .addLast("protobuf", decoder)
-                    .addLast("router", new OtlpRouter(sink, registry, metricMapper, metrics))
+                    .addLast("router", new OtlpRouter(sink, registry, metricMapper, metrics, window,
+                            limits.otlpStoreWait().toMillis()))
                     .addLast("errors", errors);
         });
         Channel ch = b.bind(bind, port).sync().channel();
