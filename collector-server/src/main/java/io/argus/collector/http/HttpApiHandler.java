@@ -97,7 +97,19 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(req.uri());
-        String path = uri.path();
+        String path;
+        QueryParams params;
+        try {
+            // the decoder is lazy: a malformed %-escape throws here, not at construction
+            path = uri.path();
+            params = new QueryParams(uri.parameters());
+        } catch (IllegalArgumentException e) {
+            badRequests.warn("malformed", "refused HTTP request from " + Listeners.remote(ctx.channel())
+                    + ": malformed URL: " + e.getMessage());
+            send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed URL: " + e.getMessage()), keepAlive, false,
+                    null, 0);
+            return;
+        }
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
@@ -109,7 +121,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         String finalPath = path;
-        QueryParams params = new QueryParams(uri.parameters());
         if ("ui".equals(route) || "not_found".equals(route)) {
             send(ctx, answer(route, finalPath, params), keepAlive, head, route, start);
             return;

@@ -18,7 +18,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -45,24 +44,11 @@ public final class OtlpHttpServer implements AutoCloseable {
                                        int maxBodyBytes, IngestSink sink, AgentRegistry registry,
                                        MeterRegistry meters, ServerTls tls, HttpCredentials credentials,
                                        HttpLimits limits, ClockWindow window) throws InterruptedException {
-        OtlpMetrics metrics = new OtlpMetrics(meters);
-        OtlpDecoder decoder = new OtlpDecoder();
-        OtlpErrorHandler errors = new OtlpErrorHandler(metrics, maxBodyBytes);
-        MetricMapper metricMapper = new MetricMapper();
         ChannelGroup channels = new DefaultChannelGroup("argus-otlp", GlobalEventExecutor.INSTANCE);
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "otlp", meters,
                 OtlpResponses.PROTOBUF, message -> OtlpResponses.status(UNAUTHENTICATED, message));
-        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", ch -> {
-            Listeners.httpFront(ch.pipeline(), limits, auth);
-            ch.pipeline()
-                    .addLast("filter", new OtlpRequestFilter(maxBodyBytes, limits))
-                    .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
-                    .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
-                    .addLast("protobuf", decoder)
-                    .addLast("router", new OtlpRouter(sink, registry, metricMapper, metrics, window,
-                            limits.otlpStoreWait().toMillis()))
-                    .addLast("errors", errors);
-        });
+        OtlpPipeline pipeline = new OtlpPipeline(maxBodyBytes, sink, registry, meters, limits, window, auth);
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", pipeline::install);
         Channel ch = b.bind(bind, port).sync().channel();
         channels.add(ch);
         return new OtlpHttpServer(ch, channels);

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.argus.collector.Collector;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.TestConfigs;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +54,25 @@ class ApiRequestLimitsTest {
         assertThat(r.json().get("error").asText()).contains("request line");
         // the server goes on answering
         assertThat(api.get("/api/services").status()).isEqualTo(200);
+    }
+
+    @Test
+    void malformedPercentEscapeIs400() throws IOException {
+        // found by ApiParametersFuzzTest: the query string decoder's exception closed the connection unanswered
+        for (String path : new String[] {"/api/traces?service=%zz", "/api/traces?tag=a%%xDF", "/api/services%"}) {
+            String answer = rawGet(path);
+            assertThat(answer).as(path).startsWith("HTTP/1.1 400 ").contains("malformed");
+        }
+    }
+
+    /** A GET written by hand: java.net.http refuses to send such URLs. */
+    private static String rawGet(String path) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", collector.httpPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test
