@@ -49,7 +49,7 @@ public final class CollectorMain {
 
             Limits and timeouts (see docs/collector.md; TIME is a number with ms, s, m, h or d):
               --idle-timeout TIME      close an agent connection silent this long (default 5m)
-              --handshake-timeout TIME close a connection without a handshake by then (default 5s)
+              --handshake-timeout TIME close a connection without a handshake by then (default 10s)
               --frame-timeout TIME     close a connection whose frame is not complete by then (default 60s)
               --max-handshake-bytes N  largest frame before the handshake (default 16384)
               --max-connections N      agent connections in all (default 1024)

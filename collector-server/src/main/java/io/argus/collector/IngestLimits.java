@@ -27,7 +27,7 @@ public record IngestLimits(int maxConnections, int maxConnectionsPerAddress, Dur
 
     public static final int DEFAULT_MAX_CONNECTIONS = 1024;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
-    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_HANDSHAKE_BYTES = 16 * 1024;
     public static final Duration DEFAULT_FRAME_TIMEOUT = Duration.ofSeconds(60);
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
