@@ -118,10 +118,14 @@ class HostileClientsTest {
                 for (int i = 0; i < 4; i++) {
                     open.add(new TestAgent(c.ingestPort()).hello("all", "all-" + i));
                 }
-                assertThat(open.get(3).closedByServer(5_000)).as("the fourth connection").isTrue();
-                assertThat(open.get(0).closedByServer(100)).as("the first").isFalse();
                 new Api(c).awaitMetric("argus_collector_connections_refused_total{reason=\"too_many_connections\"}",
                         1);
+                // which one is the fourth is up to the event loops: three stay, one is closed
+                int closed = 0;
+                for (TestAgent a : open) {
+                    closed += a.closedByServer(100) ? 1 : 0;
+                }
+                assertThat(closed).as("connections over the cap of 3").isEqualTo(1);
             } finally {
                 for (TestAgent a : open) {
                     a.close();
