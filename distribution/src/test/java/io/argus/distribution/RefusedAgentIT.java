@@ -11,7 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * An agent with the wrong {@code argus.collector.token}: the collector tells it why in the protocol, the agent says
@@ -21,11 +22,16 @@ import org.junit.jupiter.api.Test;
 class RefusedAgentIT {
     static final Duration WATCH = Duration.ofSeconds(10);
 
-    @Test
-    void wrongTokenIsLoggedOnceAndTheAgentBacksOff() throws Exception {
+    static List<String> javaHomes() {
+        return AgentApp.javaHomes();
+    }
+
+    @ParameterizedTest
+    @MethodSource("javaHomes")
+    void wrongTokenIsLoggedOnceAndTheAgentBacksOff(String javaHome) throws Exception {
         try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).otlpHttpPort(0)
                 .dataDir(Files.createTempDirectory("argus-refused")).token("the-right-one").build())) {
-            Map.Entry<AgentApp, Integer> solo = SampleCluster.startService(System.getProperty("java.home"),
+            Map.Entry<AgentApp, Integer> solo = SampleCluster.startService(javaHome,
                     "refused", app -> app.collector(collector.ingestPort()).samplingRate(100)
                             .agent("argus.collector.token", "a-wrong-one"),
                     "--name", "solo", "--port", "0");

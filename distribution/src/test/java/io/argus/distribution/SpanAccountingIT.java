@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.argus.testing.AgentApp;
 import io.argus.testing.TestCollector;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every span the agent makes is accounted for at exit: acknowledged + dropped + lost at exit (still queued, or
@@ -21,10 +23,15 @@ class SpanAccountingIT {
             + " \\+ (\\d+) dropped \\+ (\\d+) lost at exit \\((\\d+) still queued, (\\d+) written but never"
             + " acknowledged\\)");
 
-    @Test
-    void spansQueuedWhenTheAgentExitsAreCountedAsLostAtExit() throws Exception {
+    static List<String> javaHomes() {
+        return AgentApp.javaHomes();
+    }
+
+    @ParameterizedTest
+    @MethodSource("javaHomes")
+    void spansQueuedWhenTheAgentExitsAreCountedAsLostAtExit(String javaHome) throws Exception {
         try (TestCollector collector = TestCollector.start()) {
-            Map.Entry<AgentApp, Integer> solo = SampleCluster.startService(System.getProperty("java.home"),
+            Map.Entry<AgentApp, Integer> solo = SampleCluster.startService(javaHome,
                     "accounting", app -> app.collector(collector.ingestPort()).samplingRate(100)
                             .agent("argus.collector.tls", "true"),
                     "--name", "solo", "--port", "0");
