@@ -2,7 +2,12 @@ package io.argus.core;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The agent's own health counters, sent with every heartbeat and exposed as agent.* gauges. */
+/**
+ * The agent's own health counters, sent with every heartbeat and exposed as agent.* gauges. Every span the agent
+ * makes ends in exactly one of {@link #sentSpans} (acknowledged), {@link #droppedSpans}, or, at exit, lost at exit
+ * ({@link #lostAtExitQueuedSpans} + {@link #lostAtExitUnackedSpans}); until then it is queued or
+ * {@link #unackedSpans}.
+ */
 public final class AgentCounters {
     public final AtomicLong droppedSpans = new AtomicLong();
     public final AtomicLong droppedMetricBatches = new AtomicLong();
@@ -14,4 +19,8 @@ public final class AgentCounters {
     /** Spans the collector connection holds until acknowledged (written, or waiting to be): neither sent nor dropped yet. */
     public final AtomicLong unackedSpans = new AtomicLong();
     public final AtomicLong droppedBindings = new AtomicLong();
+    /** At exit: spans still in the queue, never taken by the exporter (the collector was unreachable). */
+    public final AtomicLong lostAtExitQueuedSpans = new AtomicLong();
+    /** At exit: spans of frames the connection held (written, or to be written again) that were never acknowledged. */
+    public final AtomicLong lostAtExitUnackedSpans = new AtomicLong();
 }

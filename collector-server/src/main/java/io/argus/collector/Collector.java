@@ -2,6 +2,7 @@ package io.argus.collector;
 
 import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
 import io.argus.collector.otlp.OtlpHttpServer;
@@ -131,8 +132,8 @@ public final class Collector implements AutoCloseable {
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
             if (c.queries instanceof DruidStorage druid) {
                 // a query node: the API only, agents and services from the stored session events
-                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, druid,
-                        c.meters, tls, config.httpCredentials());
+                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, null, druid,
+                        c.meters, tls, config.httpCredentials(), config.httpLimits());
                 LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
                         + " (no ingest)");
                 warnAboutExposure(config);
@@ -141,14 +142,16 @@ public final class Collector implements AutoCloseable {
             if (c.storage != null) {
                 c.registry.restore(c.storage.loadAgents());
             }
+            ClockWindow window = c.clockWindow();
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
-                    c.sink, c.registry, c.ingestMetrics, tls);
-            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.queries, c.registry,
-                    c.meters, tls, config.httpCredentials());
+                    config.ingestLimits(), window, c.sink, c.registry, c.ingestMetrics, c.meters, tls);
+            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.queries, c.sink,
+                    c.registry, c.meters, tls, config.httpCredentials(), config.httpLimits());
             if (config.otlpHttpPort() != 0) {
                 c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
-                        config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls, config.httpCredentials());
+                        config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls, config.httpCredentials(),
+                        config.httpLimits(), window);
             }
             if (c.storage != null) {
                 c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
@@ -189,6 +192,17 @@ public final class Collector implements AutoCloseable {
 
     private static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /**
+     * The times stored: up to {@code maxFutureSkew} ahead, and, in the embedded store with retention on, no older
+     * than retention (an ingest-only node leaves ages to the store behind it).
+     */
+    private ClockWindow clockWindow() {
+        boolean aging = storage != null;
+        return new ClockWindow(Clock.systemUTC(), config.ingestLimits().maxFutureSkew(),
+                aging ? config.retentionSpans() : Duration.ZERO, aging ? config.retentionMetrics() : Duration.ZERO,
+                meters);
     }
 
     private void scheduleRetention(Clock clock) {

@@ -47,7 +47,9 @@ public record CollectorConfig(
         HttpCredentials httpCredentials,
         TlsSettings tls,
         KafkaSettings kafka,
-        DruidSettings druidQuery) {
+        DruidSettings druidQuery,
+        IngestLimits ingestLimits,
+        HttpLimits httpLimits) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -109,6 +111,16 @@ public record CollectorConfig(
         if (token != null && token.isEmpty()) {
             token = null;
         }
+        if (ingestLimits == null) {
+            ingestLimits = IngestLimits.DEFAULTS;
+        }
+        if (httpLimits == null) {
+            httpLimits = HttpLimits.DEFAULTS;
+        }
+        if (ingestLimits.maxBufferedBytes() < maxFrameBytes + 4L) {
+            throw new IllegalArgumentException("the buffered bytes limit (" + ingestLimits.maxBufferedBytes()
+                    + ") must hold at least one frame of maxFrameBytes (" + maxFrameBytes + ")");
+        }
         if (httpCredentials == null) {
             httpCredentials = HttpCredentials.NONE;
         }
@@ -166,7 +178,9 @@ public record CollectorConfig(
                 .httpCredentials(httpCredentials)
                 .tls(tls)
                 .kafka(kafka)
-                .druidQuery(druidQuery);
+                .druidQuery(druidQuery)
+                .ingestLimits(ingestLimits)
+                .httpLimits(httpLimits);
     }
 
     /** Hides the token. */
@@ -180,7 +194,8 @@ public record CollectorConfig(
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
                 + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
                 + ", tls=" + (tls == null ? "off" : tls) + ", kafka=" + (kafka == null ? "off" : kafka)
-                + (druidQuery == null ? "" : ", druidQuery=" + druidQuery) + "]";
+                + (druidQuery == null ? "" : ", druidQuery=" + druidQuery) + ", ingestLimits=" + ingestLimits
+                + ", httpLimits=" + httpLimits + "]";
     }
 
     public static final class Builder {
@@ -202,6 +217,8 @@ public record CollectorConfig(
         private TlsSettings tls;
         private KafkaSettings kafka;
         private DruidSettings druidQuery;
+        private IngestLimits ingestLimits = IngestLimits.DEFAULTS;
+        private HttpLimits httpLimits = HttpLimits.DEFAULTS;
 
         private Builder() {
         }
@@ -326,10 +343,22 @@ public record CollectorConfig(
             return this;
         }
 
+        /** Connection caps, handshake and frame deadlines, buffered bytes, clock window of agent ingest. */
+        public Builder ingestLimits(IngestLimits ingestLimits) {
+            this.ingestLimits = ingestLimits;
+            return this;
+        }
+
+        /** Read timeout, request sizes, OTLP wait and query queue of the HTTP listeners. */
+        public Builder httpLimits(HttpLimits httpLimits) {
+            this.httpLimits = httpLimits;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval, httpCredentials, tls, kafka, druidQuery);
+                    retentionInterval, httpCredentials, tls, kafka, druidQuery, ingestLimits, httpLimits);
         }
     }
 }

@@ -47,6 +47,25 @@ public final class CollectorMain {
               --retention-spans AGE    delete spans older than AGE, e.g. 12h, 7d (default 7d, 0 = keep)
               --retention-metrics AGE  delete metrics older than AGE (default 30d, 0 = keep)
 
+            Limits and timeouts (see docs/collector.md; TIME is a number with ms, s, m, h or d):
+              --idle-timeout TIME      close an agent connection silent this long (default 5m)
+              --handshake-timeout TIME close a connection without a handshake by then (default 10s)
+              --frame-timeout TIME     close a connection whose frame is not complete by then (default 60s)
+              --max-handshake-bytes N  largest frame before the handshake (default 16384)
+              --max-connections N      agent connections in all (default 1024)
+              --max-connections-per-address N
+                                       agent connections from one address (default 128)
+              --max-buffered-bytes N   frame bytes buffered across agent connections (default 67108864)
+              --store-queue-rows N     rows waiting for the storage writer (default 262144)
+              --max-future-skew TIME   drop spans and metrics stamped further ahead (default 1h)
+              --http-read-timeout TIME close an HTTP or OTLP connection silent this long (default 120s)
+              --http-max-request-line N
+                                       longest request line, else 414 (default 4096)
+              --http-max-header-bytes N
+                                       largest request headers, else 431 (default 8192)
+              --otlp-store-wait TIME   how long OTLP waits for a full storage queue, then 503 (default 10s)
+              --max-queued-queries N   API queries waiting for a thread, then 503 (default 256)
+
             Scale-out (see docs/scale-out.md):
               --storage MODE           embedded (default: DuckDB in --data-dir) or kafka: an ingest-only
                                        node that publishes to Kafka and stores nothing
@@ -168,6 +187,8 @@ public final class CollectorMain {
             b.token(envToken);
         }
         Map<String, String> opts = new HashMap<>();
+        IngestLimits ingest = IngestLimits.DEFAULTS;
+        HttpLimits http = HttpLimits.DEFAULTS;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--help") || arg.equals("-h")) {
@@ -216,6 +237,27 @@ public final class CollectorMain {
                 case "--otlp-http-port" -> b.otlpHttpPort(port(name, value));
                 case "--otlp-max-body-bytes" -> b.maxOtlpBodyBytes(intRange(name, value, 64, 1 << 30));
                 case "--retention-spans" -> b.retentionSpans(age(name, value));
+                case "--idle-timeout" -> b.idleTimeout(duration(name, value));
+                case "--store-queue-rows" -> b.storeQueueSpans(intRange(name, value, 1_000, 100_000_000));
+                case "--handshake-timeout" -> ingest = ingest.withHandshake(duration(name, value),
+                        ingest.maxHandshakeBytes());
+                case "--max-handshake-bytes" -> ingest = ingest.withHandshake(ingest.handshakeTimeout(),
+                        intRange(name, value, 64, 1 << 30));
+                case "--frame-timeout" -> ingest = ingest.withFrameTimeout(duration(name, value));
+                case "--max-connections" -> ingest = ingest.withMaxConnections(intRange(name, value, 1, 1_000_000),
+                        ingest.maxConnectionsPerAddress());
+                case "--max-connections-per-address" -> ingest = ingest.withMaxConnections(ingest.maxConnections(),
+                        intRange(name, value, 1, 1_000_000));
+                case "--max-buffered-bytes" -> ingest = ingest.withMaxBufferedBytes(longRange(name, value, 1 << 20,
+                        1L << 40));
+                case "--max-future-skew" -> ingest = ingest.withMaxFutureSkew(duration(name, value));
+                case "--http-read-timeout" -> http = http.withReadTimeout(duration(name, value));
+                case "--http-max-request-line" -> http = http.withRequestSizes(intRange(name, value, 256, 1 << 20),
+                        http.maxHeaderBytes());
+                case "--http-max-header-bytes" -> http = http.withRequestSizes(http.maxRequestLineBytes(),
+                        intRange(name, value, 1024, 1 << 20));
+                case "--otlp-store-wait" -> http = http.withOtlpStoreWait(duration(name, value));
+                case "--max-queued-queries" -> http = http.withMaxQueuedQueries(intRange(name, value, 1, 1_000_000));
                 case "--retention-metrics" -> b.retentionMetrics(age(name, value));
                 case "--token" -> {
                     if (value.isEmpty()) {
@@ -242,6 +284,7 @@ public final class CollectorMain {
                 default -> throw new UsageException("unknown option '" + name + "'");
             }
         }
+        b.ingestLimits(ingest).httpLimits(http);
         b.kafka(kafka(opts));
         b.httpCredentials(credentials(opts, env));
         b.tls(tls(opts, env));
@@ -411,7 +454,11 @@ public final class CollectorMain {
                     "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
                     "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--storage", "--kafka-bootstrap",
                     "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config",
-                    "--query", "--druid-url", "--druid-datasource-prefix" -> true;
+                    "--query", "--druid-url", "--druid-datasource-prefix", "--idle-timeout", "--store-queue-rows",
+                    "--handshake-timeout", "--max-handshake-bytes", "--frame-timeout", "--max-connections",
+                    "--max-connections-per-address", "--max-buffered-bytes", "--max-future-skew",
+                    "--http-read-timeout", "--http-max-request-line", "--http-max-header-bytes", "--otlp-store-wait",
+                    "--max-queued-queries" -> true;
             default -> false;
         };
     }
@@ -442,11 +489,26 @@ public final class CollectorMain {
         return age;
     }
 
-    private static int port(String name, String value) throws UsageException {
-        return intRange(name, value, 0, 65535);
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
+
+    /** A positive time: a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}. */
+    static Duration duration(String name, String value) throws UsageException {
+        Matcher m = DURATION.matcher(value.strip().toLowerCase(Locale.ROOT));
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new UsageException("invalid value for " + name + ": '" + value
+                    + "' (expected a positive number with a unit ms, s, m, h or d, e.g. 500ms or 30s)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
     }
 
-    private static int intRange(String name, String value, int min, int max) throws UsageException {
+    private static long longRange(String name, String value, long min, long max) throws UsageException {
         long v;
         try {
             v = Long.parseLong(value.strip());
@@ -456,7 +518,15 @@ public final class CollectorMain {
         if (v < min || v > max) {
             throw new UsageException("invalid value for " + name + ": " + v + " is outside " + min + ".." + max);
         }
-        return (int) v;
+        return v;
+    }
+
+    private static int port(String name, String value) throws UsageException {
+        return intRange(name, value, 0, 65535);
+    }
+
+    private static int intRange(String name, String value, int min, int max) throws UsageException {
+        return (int) longRange(name, value, min, max);
     }
 
     /** One line per record on stderr, INFO and up; Netty and DuckDB internals only from WARNING. */

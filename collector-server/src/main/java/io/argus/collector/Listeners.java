@@ -15,6 +15,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** The TCP server setup the collector's listeners share (ingest, HTTP API, OTLP). */
@@ -51,11 +52,14 @@ public final class Listeners {
     }
 
     /**
-     * The front of an HTTP listener's pipeline: a 120 s read timeout, the HTTP codec and, when {@code auth} is not
-     * {@code null}, its credential check, so that the stages added after these only see authenticated requests.
+     * The front of an HTTP listener's pipeline: the read timeout, the HTTP codec with the request line and header
+     * limits and, when {@code auth} is not {@code null}, its credential check, so that the stages added after these
+     * only see authenticated requests. A request over a size limit reaches the next stages as a failed decode
+     * ({@link HttpDecodeFailures} gives its status).
      */
-    public static void httpFront(ChannelPipeline pipeline, HttpAuthenticator auth) {
-        pipeline.addLast("timeout", new ReadTimeoutHandler(120)).addLast("codec", new HttpServerCodec());
+    public static void httpFront(ChannelPipeline pipeline, HttpLimits limits, HttpAuthenticator auth) {
+        pipeline.addLast("timeout", new ReadTimeoutHandler(limits.readTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                .addLast("codec", new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 8192));
         if (auth != null) {
             pipeline.addLast("auth", auth.newHandler());
         }

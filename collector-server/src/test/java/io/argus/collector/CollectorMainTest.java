@@ -97,6 +97,38 @@ class CollectorMainTest {
     }
 
     @Test
+    void limitAndTimeoutFlags() throws Exception {
+        CollectorConfig d = CollectorMain.parse(new String[0], Map.of());
+        assertThat(d.ingestLimits()).isEqualTo(IngestLimits.DEFAULTS);
+        assertThat(d.httpLimits()).isEqualTo(HttpLimits.DEFAULTS);
+        CollectorConfig c = CollectorMain.parse(new String[] {"--idle-timeout", "90s", "--handshake-timeout=500ms",
+                "--frame-timeout", "2m", "--max-handshake-bytes", "4096", "--max-connections", "50",
+                "--max-connections-per-address=5", "--max-buffered-bytes", "16777216", "--store-queue-rows", "5000",
+                "--max-future-skew", "10m", "--http-read-timeout", "30s", "--http-max-request-line", "8192",
+                "--http-max-header-bytes", "16384", "--otlp-store-wait", "2s", "--max-queued-queries", "16"},
+                Map.of());
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.storeQueueSpans()).isEqualTo(5000);
+        assertThat(c.ingestLimits()).isEqualTo(new IngestLimits(50, 5, Duration.ofMillis(500), 4096,
+                Duration.ofMinutes(2), 16L << 20, Duration.ofMinutes(10)));
+        assertThat(c.httpLimits()).isEqualTo(new HttpLimits(Duration.ofSeconds(30), 8192, 16384,
+                Duration.ofSeconds(2), 16));
+        assertThat(CollectorMain.USAGE).contains("--handshake-timeout", "--max-buffered-bytes", "--otlp-store-wait");
+    }
+
+    @Test
+    void badLimitFlags() {
+        String expected = "(expected a positive number with a unit ms, s, m, h or d, e.g. 500ms or 30s)";
+        assertBad("invalid value for --handshake-timeout: '5' " + expected, "--handshake-timeout", "5");
+        assertBad("invalid value for --frame-timeout: '0s' " + expected, "--frame-timeout=0s");
+        assertBad("invalid value for --idle-timeout: 'soon' " + expected, "--idle-timeout", "soon");
+        assertBad("invalid value for --max-connections: 0 is outside 1..1000000", "--max-connections", "0");
+        assertBad("invalid value for --max-buffered-bytes: 10 is outside", "--max-buffered-bytes", "10");
+        assertBad("must hold at least one frame", "--max-buffered-bytes", "2000000", "--max-frame-bytes", "4000000");
+        assertBad("invalid value for --http-max-request-line: 'x' is not a number", "--http-max-request-line=x");
+    }
+
+    @Test
     void kafkaFlags() throws Exception {
         assertThat(CollectorMain.parse(new String[0], Map.of()).kafka()).isNull();
         assertThat(CollectorMain.parse(new String[] {"--storage", "embedded"}, Map.of()).kafka()).isNull();

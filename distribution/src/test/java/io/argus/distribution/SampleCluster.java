@@ -22,9 +22,6 @@ final class SampleCluster implements AutoCloseable {
     final AgentApp front;
     final int backPort;
     final int frontPort;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-
     private SampleCluster(AgentApp back, int backPort, AgentApp front, int frontPort) {
         this.back = back;
         this.backPort = backPort;
@@ -84,11 +81,19 @@ final class SampleCluster implements AutoCloseable {
                 .logTo(Paths.get(System.getProperty("argus.test.logs", "target/app-logs"), logTag + "-" + name + ".log"));
     }
 
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
     /** GET on the front service; returns the status code. */
     int get(String path) {
+        return get(frontPort, path);
+    }
+
+    /** GET on a sample service on {@code port}; returns the status code. */
+    static int get(int port, String path) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + frontPort + path)).timeout(Duration.ofSeconds(15)).build(),
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(15)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return response.statusCode();
         } catch (IOException e) {

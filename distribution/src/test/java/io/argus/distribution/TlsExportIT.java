@@ -231,10 +231,12 @@ class TlsExportIT {
         // SIGTERM, so that the agent's shutdown hook runs; not Process.destroy(), which also closes the pipe the
         // hook's line goes through
         ProcessHandle.of(app.pid()).ifPresent(ProcessHandle::destroy);
-        Matcher drops = awaitOutput(app, "\\[argus\\] dropped since start: (\\d+) spans, (\\d+) metric batches"
-                + " \\(sent (\\d+) spans\\)");
-        assertThat(Long.parseLong(drops.group(1))).as("dropped spans").isGreaterThan(500);
-        assertThat(Long.parseLong(drops.group(3))).as("sent spans").isZero();
+        Matcher drops = awaitOutput(app, "\\[argus\\] spans since start: (\\d+) made = (\\d+) acknowledged \\+"
+                + " (\\d+) dropped \\+ (\\d+) lost at exit");
+        assertThat(Long.parseLong(drops.group(3))).as("dropped spans").isGreaterThan(500);
+        assertThat(Long.parseLong(drops.group(2))).as("acknowledged spans").isZero();
+        assertThat(Long.parseLong(drops.group(3)) + Long.parseLong(drops.group(4))).as("every span accounted for")
+                .isEqualTo(Long.parseLong(drops.group(1)));
     }
 
     /** Once the process ended: its last lines may still be on their way through the output pump. */

@@ -108,13 +108,7 @@ class UiBrowserIT {
                         && j.path("instances").get(0).path("series").path("jvm.threads.live").size() >= 2);
 
         Files.createDirectories(SHOTS);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1500,1100", "--lang=en-US");
-        browser = new ChromeDriver(service, options);
+        browser = headlessChromium();
         wait = new WebDriverWait(browser, Duration.ofSeconds(30)) {
             @Override
             protected RuntimeException timeoutException(String message, Throwable lastException) {
@@ -127,6 +121,17 @@ class UiBrowserIT {
         // views redraw while a condition looks at them
         wait.ignoring(StaleElementReferenceException.class);
         home = "http://127.0.0.1:" + collector.httpPort() + "/";
+    }
+
+    /** Debian's Chromium, headless, through its WebDriver on a free port. */
+    static WebDriver headlessChromium() {
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1500,1100", "--lang=en-US");
+        return new ChromeDriver(service, options);
     }
 
     /** Fails with what to install: these tests never skip themselves, in CI or elsewhere. */

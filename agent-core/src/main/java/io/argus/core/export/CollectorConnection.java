@@ -36,6 +36,13 @@ import javax.net.ssl.SSLException;
  * acknowledgements: what was kept counts as sent, and the connection goes on one-way, as before; what is in flight
  * to it when it fails is lost with the socket.
  *
+ * <p>A connection counts as up (the backoff starts over, "reachable again" is logged) once the collector accepts the
+ * handshake: it answered it, or, from a collector that predates acknowledgements, the answer's time-out passed
+ * without the connection closing. A collector that closes the connection right after the handshake (a wrong token, a
+ * full disk) is an outage like any other: the backoff keeps growing. When it says why ({@code Refusal}), the agent
+ * logs that once per address and cause, as an ERROR naming the setting to fix when the agent's configuration is at
+ * fault (the token, the service name), and goes on retrying with the backoff.
+ *
  * <p>With TLS ({@code argus.collector.tls}) the connection goes through a handshake after the TCP connect (at
  * most {@value #HANDSHAKE_TIMEOUT_MILLIS} ms) before the agent's handshake frame; a handshake the collector
  * rejects, or whose certificate the agent does not trust, counts as a failed connect: logged once, with the
@@ -64,6 +71,10 @@ final class CollectorConnection {
     private final boolean[] reportedDown;
     /** Per address: whether it was logged as not acknowledging (once per address). */
     private final boolean[] reportedNoAcks;
+    /** Per address: the refusal reason last logged during the current outage (0: none), so each is logged once. */
+    private final int[] reportedRefusal;
+    /** A refusal read from the collector, acted on once the bytes read with it are decoded; null when none. */
+    private String refusal;
     /** Index into {@link #addresses} of the collector connected, being connected or tried next. */
     private int current;
     private final byte[] handshake;
@@ -84,6 +95,11 @@ final class CollectorConnection {
         @Override
         public void acknowledged(long sequence) {
             onAck(sequence);
+        }
+
+        @Override
+        public void refused(int reason, String message) {
+            onRefused(reason, message);
         }
     };
     /** TLS to the collector, or null for plain TCP. */
@@ -133,6 +149,7 @@ final class CollectorConnection {
         this.addresses = addresses.toArray(new CollectorAddress[0]);
         this.reportedDown = new boolean[this.addresses.length];
         this.reportedNoAcks = new boolean[this.addresses.length];
+        this.reportedRefusal = new int[this.addresses.length];
         this.handshake = handshake;
         this.acksWanted = acksWanted;
         this.frames = new OutboundFrames(counters, maxUnackedBytes);
@@ -241,23 +258,35 @@ final class CollectorConnection {
 
     private void onConnected() {
         state = State.CONNECTED;
+        // nothing new can be queued before the handshake (send() refuses until this point); what was kept for
+        // a lost connection follows it
+        frames.connected(handshake);
+        replies.clear();
+        refusal = null;
+        acks = acksWanted ? Acks.AWAITING_REPLY : Acks.OFF;
+        replyDeadlineMillis = System.currentTimeMillis() + replyTimeoutMillis;
+        if (!acksWanted) {
+            accepted(); // nothing will say otherwise
+        }
+        flush();
+    }
+
+    /**
+     * The collector took the handshake (it answered it, or the answer's time-out passed with the connection open):
+     * the outage is over, the backoff starts over.
+     */
+    private void accepted() {
         backoffMillis = MIN_BACKOFF_MILLIS;
         boolean wasDown = false;
         for (int i = 0; i < reportedDown.length; i++) {
             wasDown |= reportedDown[i];
             reportedDown[i] = false;
+            reportedRefusal[i] = 0;
         }
         if (wasDown) {
             AgentLog.info(addresses.length == 1 ? "collector " + addresses[current] + " reachable again"
                     : "sending to collector " + addresses[current]);
         }
-        // nothing new can be queued before the handshake (send() refuses until this point); what was kept for
-        // a lost connection follows it
-        frames.connected(handshake);
-        replies.clear();
-        acks = acksWanted ? Acks.AWAITING_REPLY : Acks.OFF;
-        replyDeadlineMillis = System.currentTimeMillis() + replyTimeoutMillis;
-        flush();
     }
 
     /** Writes what the socket takes, reads the replies, and gives up waiting for the handshake's answer in time. */
@@ -275,6 +304,9 @@ final class CollectorConnection {
         if (!acksWanted) {
             return;
         }
+        if (acks == Acks.AWAITING_REPLY) {
+            accepted();
+        }
         if (offered) {
             // also after giving up on the answer: frames from now on are kept
             acks = Acks.ON;
@@ -291,8 +323,51 @@ final class CollectorConnection {
         frames.acknowledged(sequence);
     }
 
+    /**
+     * The collector says why it closes the connection: logged once per address and reason during an outage, as an
+     * ERROR naming the setting when this agent's configuration is at fault; the connection then goes down as for any
+     * outage (see {@link #readReplies}).
+     */
+    private void onRefused(int reason, String message) {
+        CollectorAddress address = addresses[current];
+        String why;
+        switch (reason) {
+            case WireFields.REFUSAL_BAD_TOKEN:
+                why = "collector " + address + " refused this agent's token (" + message + "): set"
+                        + " argus.collector.token to the collector's --token; retrying with backoff";
+                break;
+            case WireFields.REFUSAL_UNSUPPORTED_PROTOCOL_VERSION:
+                why = "collector " + address + " does not speak this agent's protocol (" + message + "): upgrade the"
+                        + " collector; retrying with backoff";
+                break;
+            case WireFields.REFUSAL_BAD_HANDSHAKE:
+                why = "collector " + address + " refused this agent's handshake (" + message + "): check"
+                        + " argus.service.name and argus.service.instance; retrying with backoff";
+                break;
+            default:
+                why = null;
+                break;
+        }
+        if (reportedRefusal[current] != reason) {
+            reportedRefusal[current] = reason;
+            reportedDown[current] = true; // this line says it all: no second one for the closed connection
+            if (why != null) {
+                AgentLog.error(why);
+            } else {
+                AgentLog.warn("collector " + address + " closed the connection: " + message + "; "
+                        + (reason == WireFields.REFUSAL_UNAVAILABLE ? "what it did not acknowledge is sent again"
+                        + (addresses.length > 1 ? " to the next collector" : " when it accepts again")
+                        : "retrying with backoff"));
+            }
+        }
+        refusal = "refused: " + message;
+    }
+
     /** The collector will not acknowledge: what was kept counts as sent, and the connection goes on one-way. */
     private void noAcks(String reason) {
+        if (acks == Acks.AWAITING_REPLY) {
+            accepted(); // no answer, but no refusal either: an older collector took the handshake
+        }
         acks = Acks.OFF;
         frames.stopKeeping();
         if (!reportedNoAcks[current]) {
@@ -418,6 +493,10 @@ final class CollectorConnection {
                 }
                 if (acksWanted) {
                     replies.decode(replyHandler);
+                    if (refusal != null) {
+                        onDown(refusal);
+                        return false;
+                    }
                 } else {
                     replies.clear();
                 }

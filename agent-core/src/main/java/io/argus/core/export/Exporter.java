@@ -319,6 +319,7 @@ public final class Exporter implements Runnable {
                 AgentLog.warn("gauge source " + source.getClass().getName() + " failed", t);
             }
         }
+        sink.gauge("agent.spans.made", queue.made());
         sink.gauge("agent.spans.sent", counters.sentSpans.get());
         sink.gauge("agent.spans.dropped", counters.droppedSpans.get());
         sink.gauge("agent.spans.resent", counters.resentSpans.get());
@@ -341,6 +342,7 @@ public final class Exporter implements Runnable {
         if (thread.isAlive()) {
             // the batch, the encoder and the socket belong to the exporter thread: never share them
             AgentLog.debug("exporter still busy after " + timeoutMillis + " ms at exit; its last data is not flushed");
+            reportSpans();
             return;
         }
         try {
@@ -355,16 +357,37 @@ public final class Exporter implements Runnable {
         if (connection != null) {
             connection.close(timeoutMillis);
         }
-        reportDrops();
+        // what the collector could not take (it was unreachable): still queued, lost with the JVM
+        batch.clear();
+        int queued;
+        while ((queued = queue.drainTo(batch, Integer.MAX_VALUE)) > 0) {
+            counters.lostAtExitQueuedSpans.addAndGet(queued);
+            batch.clear();
+        }
+        reportSpans();
     }
 
-    /** At exit, when anything was lost: how much, since the collector never sees the last heartbeat's figures. */
-    private void reportDrops() {
-        long spans = counters.droppedSpans.get();
+    /**
+     * At exit, one line that accounts for every span made since start: acknowledged (or, by a collector without
+     * acknowledgements, written) + dropped + lost at exit (still queued, or written but never acknowledged). The
+     * collector never sees these last figures, so they go to the log. Nothing made, nothing dropped: no line.
+     */
+    private void reportSpans() {
+        long made = queue.made();
         long metrics = counters.droppedMetricBatches.get();
-        if (spans > 0 || metrics > 0) {
-            AgentLog.info("dropped since start: " + spans + " spans, " + metrics + " metric batches (sent "
-                    + counters.sentSpans.get() + " spans)");
+        if (made == 0 && metrics == 0) {
+            return;
         }
+        long sent = counters.sentSpans.get();
+        long dropped = counters.droppedSpans.get();
+        long queued = counters.lostAtExitQueuedSpans.get();
+        long unacked = counters.lostAtExitUnackedSpans.get();
+        // only while the exporter thread still held a batch (it did not stop in time): spans between the queue and
+        // the connection
+        long inFlight = made - sent - dropped - queued - unacked;
+        AgentLog.info("spans since start: " + made + " made = " + sent + " acknowledged + " + dropped + " dropped + "
+                + (queued + unacked) + " lost at exit (" + queued + " still queued, " + unacked
+                + " written but never acknowledged)" + (inFlight != 0 ? " + " + inFlight + " in flight" : "") + "; "
+                + "metric batches dropped: " + metrics);
     }
 }

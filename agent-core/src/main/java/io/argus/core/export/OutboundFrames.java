@@ -193,11 +193,11 @@ final class OutboundFrames {
         }
     }
 
-    /** At exit: every frame is given up; the spans of those kept, never acknowledged, count as dropped. */
+    /** At exit: every frame is given up; the spans of those kept, never acknowledged, count as lost at exit. */
     void dropAll() {
         long spans = keptSpans();
         counters.unackedSpans.addAndGet(-spans);
-        counters.droppedSpans.addAndGet(spans);
+        counters.lostAtExitUnackedSpans.addAndGet(spans);
         unacked.clear();
         pending.clear();
         pendingBytes = 0;

@@ -2,6 +2,7 @@ package io.argus.core.export;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import static io.argus.core.export.WireFields.*;
 
@@ -27,6 +28,9 @@ final class ReplyReader {
 
         /** Every frame after the handshake up to and including number {@code sequence} is handed on. */
         void acknowledged(long sequence);
+
+        /** The collector closes the connection, for {@code reason} (a {@code RefusalReason} value). */
+        void refused(int reason, String message);
     }
 
     /** Bytes read from the collector and not decoded yet, in write mode: the transport reads into it. */
@@ -73,7 +77,9 @@ final class ReplyReader {
             long tag = varint(end);
             int field = (int) (tag >>> 3);
             int wireType = (int) (tag & 7);
-            if (wireType == WIRE_LENGTH_DELIMITED
+            if (wireType == WIRE_LENGTH_DELIMITED && field == COLLECTOR_FRAME_REFUSAL) {
+                refusal(handler, messageEnd(end));
+            } else if (wireType == WIRE_LENGTH_DELIMITED
                     && (field == COLLECTOR_FRAME_HANDSHAKE_REPLY || field == COLLECTOR_FRAME_ACK)) {
                 int messageEnd = messageEnd(end);
                 long value = varintField(field == COLLECTOR_FRAME_ACK ? ACK_SEQUENCE : HANDSHAKE_REPLY_ACKS,
@@ -87,6 +93,28 @@ final class ReplyReader {
                 skip(wireType, end);
             }
         }
+    }
+
+    /** A {@code Refusal}: its reason and message (UTF-8), unknown fields skipped. */
+    private void refusal(Handler handler, int end) throws IOException {
+        int reason = 0;
+        String message = "";
+        while (buffer.position() < end) {
+            long tag = varint(end);
+            int field = (int) (tag >>> 3);
+            int wireType = (int) (tag & 7);
+            if (field == REFUSAL_REASON && wireType == WIRE_VARINT) {
+                reason = (int) varint(end);
+            } else if (field == REFUSAL_MESSAGE && wireType == WIRE_LENGTH_DELIMITED) {
+                int stringEnd = messageEnd(end);
+                byte[] utf8 = new byte[stringEnd - buffer.position()];
+                buffer.get(utf8);
+                message = new String(utf8, StandardCharsets.UTF_8);
+            } else {
+                skip(wireType, end);
+            }
+        }
+        handler.refused(reason, message);
     }
 
     /** The last value of varint field {@code wanted} of the message ending at {@code end}; 0 when absent. */

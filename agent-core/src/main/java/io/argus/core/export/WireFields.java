@@ -26,8 +26,18 @@ final class WireFields {
 
     static final int COLLECTOR_FRAME_HANDSHAKE_REPLY = 1;
     static final int COLLECTOR_FRAME_ACK = 2;
+    static final int COLLECTOR_FRAME_REFUSAL = 3;
     static final int HANDSHAKE_REPLY_ACKS = 1;
     static final int ACK_SEQUENCE = 1;
+    static final int REFUSAL_REASON = 1;
+    static final int REFUSAL_MESSAGE = 2;
+
+    /** {@code RefusalReason} values. */
+    static final int REFUSAL_BAD_TOKEN = 1;
+    static final int REFUSAL_UNSUPPORTED_PROTOCOL_VERSION = 2;
+    static final int REFUSAL_BAD_HANDSHAKE = 3;
+    static final int REFUSAL_INVALID_FRAME = 4;
+    static final int REFUSAL_UNAVAILABLE = 5;
 
     static final int TAG_KEY = 1;
     static final int TAG_VALUE = 2;

@@ -111,6 +111,18 @@ final class ConnectionHarness {
         }
     }
 
+    /** {@code body} behind its 4-byte length prefix, as frames travel both ways. */
+    static byte[] withLength(byte[] body) {
+        return java.nio.ByteBuffer.allocate(4 + body.length).putInt(body.length).put(body).array();
+    }
+
+    /** Writes a collector frame to the agent, as the collector does. */
+    static void write(java.net.Socket agent, io.argus.protocol.CollectorFrame frame) throws IOException {
+        OutputStream out = agent.getOutputStream();
+        out.write(withLength(frame.toByteArray()));
+        out.flush();
+    }
+
     /** One frame as the agent wrote it, length prefix included. */
     static byte[] readFrame(DataInputStream in) throws IOException {
         int length = in.readInt();

@@ -142,7 +142,7 @@ class OutboundFramesTest {
     }
 
     @Test
-    void atExitWhatIsStillUnacknowledgedCountsAsDropped() {
+    void atExitWhatIsStillUnacknowledgedCountsAsLostAtExit() {
         OutboundFrames frames = new OutboundFrames(counters, 1 << 20);
         frames.connected(HANDSHAKE);
         frames.add(frame(100, 1), 3, true);
@@ -151,7 +151,8 @@ class OutboundFramesTest {
         frames.add(frame(100, 3), 4, true);
         assertThat(counters.unackedSpans.get()).isEqualTo(7);
         frames.dropAll();
-        assertThat(counters.droppedSpans.get()).isEqualTo(7);
+        assertThat(counters.lostAtExitUnackedSpans.get()).isEqualTo(7);
+        assertThat(counters.droppedSpans.get()).isZero();
         assertThat(counters.unackedSpans.get()).isZero();
         assertThat(counters.sentSpans.get()).isZero();
         assertThat(frames.keptBytes()).isZero();

@@ -15,6 +15,8 @@ import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.CollectorFrame;
 import io.argus.protocol.Frame;
 import io.argus.protocol.HandshakeReply;
+import io.argus.protocol.Refusal;
+import io.argus.protocol.RefusalReason;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanKind;
@@ -315,6 +317,11 @@ class WireFormatTest {
             public void acknowledged(long sequence) {
                 events.add("ack " + sequence);
             }
+
+            @Override
+            public void refused(int reason, String message) {
+                events.add("refused " + reason + " " + message);
+            }
         };
         for (int i = 0; i < bytes.length; i += piece) {
             reader.buffer().put(bytes, i, Math.min(piece, bytes.length - i));
@@ -342,10 +349,14 @@ class WireFormatTest {
                 .setAck(Ack.newBuilder().setSequence(301).setUnknownFields(later)).setUnknownFields(later).build()));
         stream.write(collectorFrame(CollectorFrame.newBuilder().setHandshakeReply(HandshakeReply.getDefaultInstance())
                 .build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder().setRefusal(Refusal.newBuilder()
+                .setReason(RefusalReason.REFUSAL_REASON_BAD_TOKEN).setMessage("token does not match \u00e9")
+                .setUnknownFields(later)).build()));
+        stream.write(collectorFrame(CollectorFrame.newBuilder().setRefusal(Refusal.getDefaultInstance()).build()));
         byte[] bytes = stream.toByteArray();
 
         List<String> expected = List.of("reply acks=true", "ack 1", "ack 300", "ack " + Long.MAX_VALUE, "ack 301",
-                "reply acks=false");
+                "reply acks=false", "refused 1 token does not match \u00e9", "refused 0 ");
         assertThat(read(new ReplyReader(), bytes, bytes.length)).isEqualTo(expected);
         for (int piece : new int[] {1, 2, 3, 5, 7}) {
             assertThat(read(new ReplyReader(), bytes, piece)).as("in pieces of " + piece).isEqualTo(expected);

@@ -2,9 +2,13 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.HttpDecodeFailures;
+import io.argus.collector.HttpLimits;
+import io.argus.collector.Listeners;
 import io.argus.collector.RateLimitedLog;
 import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Ids;
+import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.QueryStore;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -52,6 +56,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     /** {@code null} on an ingest-only collector. */
     private final QueryStore storage;
+    /** Where ingest hands data, for {@code /api/status}; {@code null} on a query node. */
+    private final IngestSink sink;
+    private final HttpLimits limits;
     private final AgentDirectory registry;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
@@ -61,9 +68,11 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
     private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
-    HttpApiHandler(QueryStore storage, AgentDirectory registry, PrometheusMeterRegistry meters, ExecutorService queries,
-                   ObjectMapper json, StaticFiles files, Clock clock) {
+    HttpApiHandler(QueryStore storage, IngestSink sink, AgentDirectory registry, PrometheusMeterRegistry meters,
+                   ExecutorService queries, ObjectMapper json, StaticFiles files, Clock clock, HttpLimits limits) {
         this.storage = storage;
+        this.limits = limits;
+        this.sink = sink;
         this.registry = registry;
         this.meters = meters;
         this.queries = queries;
@@ -80,11 +89,27 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         boolean head = HttpMethod.HEAD.equals(req.method());
         if (!req.decoderResult().isSuccess()) {
-            send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed request"), false, false, null, 0);
+            HttpResponseStatus status = HttpDecodeFailures.status(req);
+            String message = HttpDecodeFailures.message(req, limits);
+            badRequests.warn(status, "refused HTTP request from " + Listeners.remote(ctx.channel()) + ": "
+                    + status.code() + " " + message);
+            send(ctx, error(status, message), false, false, null, 0);
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(req.uri());
-        String path = uri.path();
+        String path;
+        QueryParams params;
+        try {
+            // the decoder is lazy: a malformed %-escape throws here, not at construction
+            path = uri.path();
+            params = new QueryParams(uri.parameters());
+        } catch (IllegalArgumentException e) {
+            badRequests.warn("malformed", "refused HTTP request from " + Listeners.remote(ctx.channel())
+                    + ": malformed URL: " + e.getMessage());
+            send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed URL: " + e.getMessage()), keepAlive, false,
+                    null, 0);
+            return;
+        }
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
@@ -96,7 +121,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         String finalPath = path;
-        QueryParams params = new QueryParams(uri.parameters());
         if ("ui".equals(route) || "not_found".equals(route)) {
             send(ctx, answer(route, finalPath, params), keepAlive, head, route, start);
             return;
@@ -111,9 +135,10 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static String route(String path) {
         return switch (path) {
-            case "/", "/index.html" -> "ui";
+            case "/", "/index.html", "/ui" -> "ui";
             case "/api/services" -> "services";
             case "/api/agents" -> "agents";
+            case "/api/status" -> "status";
             case "/api/traces" -> "traces";
             case "/api/metrics/http" -> "metrics_http";
             case "/api/metrics/jvm" -> "metrics_jvm";
@@ -134,6 +159,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             return switch (route) {
                 case "ui" -> {
+                    // "/ui/" arrives here as "/ui": the page, like "/"
                     StaticFiles.File file = files.get(path.startsWith(UI_PREFIX)
                             ? path.substring(UI_PREFIX.length()) : "index.html");
                     if (file == null) {
@@ -143,6 +169,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 }
                 case "services" -> ok(registry.services());
                 case "agents" -> ok(registry.agents());
+                case "status" -> ok(status());
                 case "traces" -> ok(api.traces(params));
                 case "trace" -> {
                     String id = path.substring("/api/traces/".length());
@@ -180,6 +207,16 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             LOG.log(Level.WARNING, "query " + path + " failed", e);
             return error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());
         }
+    }
+
+    /** Whether what ingest accepts can be stored (or handed on): the UI's agent view and scripts read it. */
+    private Map<String, Object> status() {
+        Map<String, Object> storage = new LinkedHashMap<>();
+        boolean accepting = sink == null || sink.accepting();
+        storage.put("state", accepting ? "ok" : "failing");
+        storage.put("reason", accepting ? null : sink.unavailableReason());
+        storage.put("sinceMs", accepting || sink.unavailableSinceMs() == 0 ? null : sink.unavailableSinceMs());
+        return Map.of("storage", storage);
     }
 
     private static boolean needsStorage(String route) {

@@ -2,8 +2,10 @@ package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.storage.AgentDirectory;
+import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.QueryStore;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.argus.collector.HttpLimits;
 import io.argus.collector.Listeners;
 import io.argus.collector.security.HttpAuthenticator;
 import io.argus.collector.security.HttpCredentials;
@@ -39,25 +41,29 @@ public final class HttpApiServer implements AutoCloseable {
         this.queries = queries;
     }
 
-    /** {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503. */
+    /**
+     * {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503; {@code sink}
+     * {@code null}: a query node, which ingests nothing.
+     */
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      QueryStore storage, AgentDirectory registry, PrometheusMeterRegistry meters,
-                                      ServerTls tls, HttpCredentials credentials) throws InterruptedException {
+                                      QueryStore storage, IngestSink sink, AgentDirectory registry,
+                                      PrometheusMeterRegistry meters, ServerTls tls, HttpCredentials credentials,
+                                      HttpLimits limits) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(256), r -> {
+                new ArrayBlockingQueue<>(limits.maxQueuedQueries()), r -> {
                     Thread t = new Thread(r, "argus-query-" + threadNo.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 });
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
         ObjectMapper json = new ObjectMapper();
-        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, json, new StaticFiles(),
-                Clock.systemUTC());
+        HttpApiHandler handler = new HttpApiHandler(storage, sink, registry, meters, queries, json, new StaticFiles(),
+                Clock.systemUTC(), limits);
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "http", meters,
                 HttpApiHandler.JSON, message -> HttpApiHandler.errorJson(json, 401, message));
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "http", ch -> {
-            Listeners.httpFront(ch.pipeline(), auth);
+            Listeners.httpFront(ch.pipeline(), limits, auth);
             ch.pipeline()
                     .addLast("aggregator", new HttpObjectAggregator(64 * 1024))
                     .addLast("api", handler);

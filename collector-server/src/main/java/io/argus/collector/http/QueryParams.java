@@ -62,12 +62,16 @@ final class QueryParams {
         try {
             parsed = Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "' must be an integer, got '" + v + "'");
+            throw ApiException.badRequest("parameter '" + name + "' must be an integer, got '" + truncate(v) + "'");
         }
         if (parsed < min) {
             throw ApiException.badRequest("parameter '" + name + "' must be at least " + min + ", got " + v);
         }
-        return (int) Math.min(parsed, max);
+        if (parsed > max) {
+            // never cut silently: the client would take a partial answer for the whole one
+            throw ApiException.badRequest("parameter '" + name + "' must be at most " + max + ", got " + v);
+        }
+        return (int) parsed;
     }
 
     double doubleValue(String name, double defaultValue, double min) {

@@ -83,9 +83,9 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
             return;
         }
         waiting.addLast(offer);
+        ReadGate.pause(ctx.channel(), ReadGate.Reason.STORE_FULL);
         if (!retryScheduled) {
             metrics.backpressure();
-            ctx.channel().config().setAutoRead(false);
             scheduleRetry(ctx);
         }
     }
@@ -108,9 +108,7 @@ final class FrameRouter extends ChannelInboundHandlerAdapter {
             }
             waiting.pollFirst();
         }
-        if (ctx.channel().isActive()) {
-            ctx.channel().config().setAutoRead(true);
-        }
+        ReadGate.resume(ctx.channel(), ReadGate.Reason.STORE_FULL);
     }
 
     @Override

@@ -76,6 +76,8 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
     }
 
     private AgentSession handshake(ChannelHandlerContext ctx, Handshake h) {
+        // before any check: an agent that reads replies is told why it is refused
+        ctx.channel().attr(IngestAttributes.READS_REPLIES).set(h.getAcks());
         if (h.getProtocolVersion() != PROTOCOL_VERSION) {
             throw reject(RejectReason.UNSUPPORTED_PROTOCOL_VERSION,
                     "protocol version " + h.getProtocolVersion() + ", this collector speaks " + PROTOCOL_VERSION);
@@ -87,6 +89,13 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
         if (service.length() > MAX_NAME_CHARS || h.getInstance().length() > MAX_NAME_CHARS) {
             throw reject(RejectReason.BAD_HANDSHAKE, "service or instance name longer than " + MAX_NAME_CHARS);
         }
+        for (String shown : new String[] {h.getService(), h.getInstance(), h.getHost(), h.getAgentVersion(),
+            h.getRuntimeVersion()}) {
+            if (hasControlCharacter(shown)) {
+                throw reject(RejectReason.BAD_HANDSHAKE,
+                        "a service, instance, host or version name with a control character");
+            }
+        }
         if (token != null && !MessageDigest.isEqual(token, h.getToken().getBytes(StandardCharsets.UTF_8))) {
             throw reject(RejectReason.BAD_TOKEN, h.getToken().isEmpty() ? "handshake without the required token"
                     : "handshake token does not match");
@@ -97,6 +106,16 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
         }
         return new AgentSession(new Source(service, instance), h, IngestAttributes.remote(ctx.channel()),
                 System.currentTimeMillis());
+    }
+
+    /** C0 and C1 controls, DEL included: no name shown in logs, the API or the UI may hold them. */
+    static boolean hasControlCharacter(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isISOControl(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** host:pid when the agent told them, else its address. */

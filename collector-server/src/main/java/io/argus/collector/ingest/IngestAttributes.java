@@ -9,12 +9,18 @@ import java.net.SocketAddress;
 final class IngestAttributes {
     static final AttributeKey<AgentSession> SESSION = AttributeKey.valueOf("argus.session");
     static final AttributeKey<Boolean> REJECTED = AttributeKey.valueOf("argus.rejected");
+    /** The agent's handshake set {@code acks}: it reads what the collector writes back (a refusal, too). */
+    static final AttributeKey<Boolean> READS_REPLIES = AttributeKey.valueOf("argus.readsReplies");
 
     private IngestAttributes() {
     }
 
     static boolean rejected(Channel ch) {
         return Boolean.TRUE.equals(ch.attr(REJECTED).get());
+    }
+
+    static boolean readsReplies(Channel ch) {
+        return Boolean.TRUE.equals(ch.attr(READS_REPLIES).get());
     }
 
     static String remote(Channel ch) {

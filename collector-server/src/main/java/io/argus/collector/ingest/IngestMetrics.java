@@ -19,9 +19,12 @@ public final class IngestMetrics {
     private final Counter idleClosed;
     private final Counter backpressure;
     private final Counter refusedUnavailable;
+    private final Map<String, Counter> refused = new java.util.concurrent.ConcurrentHashMap<>();
+    private final MeterRegistry registry;
     private final AtomicInteger activeConnections = new AtomicInteger();
 
     public IngestMetrics(MeterRegistry registry) {
+        this.registry = registry;
         for (Frame.BodyCase type : Frame.BodyCase.values()) {
             if (type != Frame.BodyCase.BODY_NOT_SET) {
                 framesReceived.put(type, Counter.builder("argus.collector.frames.received")
@@ -51,6 +54,9 @@ public final class IngestMetrics {
         refusedUnavailable = Counter.builder("argus.collector.connections.refused.unavailable")
                 .description("Agent connections refused or closed because the sink could not hand data on")
                 .register(registry);
+        for (String reason : new String[] {"too_many_connections", "too_many_from_address"}) {
+            refused(reason, 0);
+        }
         Gauge.builder("argus.collector.connections.active", activeConnections, AtomicInteger::get)
                 .description("Open agent connections").register(registry);
     }
@@ -109,4 +115,16 @@ public final class IngestMetrics {
     void backpressure() {
         backpressure.increment();
     }
+
+    /** A connection closed before a byte was read, over a connection limit. */
+    void refused(String reason) {
+        refused(reason, 1);
+    }
+
+    private void refused(String reason, int n) {
+        refused.computeIfAbsent(reason, r -> Counter.builder("argus.collector.connections.refused")
+                .description("Agent connections closed at once because a connection limit was reached, by reason")
+                .tag("reason", r).register(registry)).increment(n);
+    }
+
 }

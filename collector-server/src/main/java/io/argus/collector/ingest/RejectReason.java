@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum RejectReason {
     /** The length prefix exceeds the configured maximum frame size. */
     FRAME_TOO_LARGE,
-    /** The framing is corrupt in a way other than an oversized length (the prefix is read unsigned). */
+    /** The length prefix is no length at all (its high bit is set), or the framing is otherwise corrupt. */
     BAD_LENGTH,
     /** The connection closed in the middle of a frame. */
     TRUNCATED_FRAME,
@@ -20,7 +20,7 @@ public enum RejectReason {
     DUPLICATE_HANDSHAKE,
     /** The handshake names a protocol version this collector does not speak. */
     UNSUPPORTED_PROTOCOL_VERSION,
-    /** The handshake lacks a service name or carries an unusable one. */
+    /** The handshake lacks a service name or carries an unusable name (too long, control characters). */
     BAD_HANDSHAKE,
     /** The collector requires a token and the handshake's does not match. */
     BAD_TOKEN,
@@ -30,6 +30,10 @@ public enum RejectReason {
     INVALID_SPAN,
     /** A metric batch with inconsistent histogram buckets or counters. */
     INVALID_METRICS,
+    /** No handshake (and TLS) within the handshake deadline. */
+    HANDSHAKE_TIMEOUT,
+    /** A frame did not arrive complete within the frame deadline. */
+    FRAME_TIMEOUT,
     /** An unexpected failure while handling the connection's data. */
     INTERNAL_ERROR;
 

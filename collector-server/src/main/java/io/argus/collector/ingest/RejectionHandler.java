@@ -6,20 +6,26 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.argus.collector.RateLimitedLog;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Last stage of the ingest pipeline: turns any failure into "close this connection", with one WARN line
- * naming the reason and the remote address, and one count in {@code argus.collector.frames.rejected}.
- * Also closes connections that stayed idle past the timeout. Other connections are never affected.
+ * Last stage of the ingest pipeline: turns any failure into "close this connection", with a WARN line naming the
+ * reason and the remote address (at most one per reason every 10 s; the next one says how many were left out, so an
+ * agent retrying with a wrong token cannot flood the log), one count in {@code argus.collector.frames.rejected}, and,
+ * to an agent that reads replies, a {@code Refusal} saying why. Also closes connections that stayed idle past the
+ * timeout. Other connections are never affected.
  */
 @ChannelHandler.Sharable
 final class RejectionHandler extends ChannelInboundHandlerAdapter {
     static final Logger LOG = Logger.getLogger("io.argus.collector.ingest");
+    static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final IngestMetrics metrics;
+    private final RateLimitedLog warnings = new RateLimitedLog(LOG, LOG_INTERVAL_NANOS);
 
     RejectionHandler(IngestMetrics metrics) {
         this.metrics = metrics;
@@ -55,10 +61,11 @@ final class RejectionHandler extends ChannelInboundHandlerAdapter {
         }
         metrics.rejected(reason);
         AgentSession session = ctx.channel().attr(IngestAttributes.SESSION).get();
-        LOG.warning("rejected agent connection from " + IngestAttributes.remote(ctx.channel())
+        String why = detail == null || detail.isEmpty() ? reason.label() : oneLine(detail);
+        warnings.warn(reason, "rejected agent connection from " + IngestAttributes.remote(ctx.channel())
                 + (session != null ? " (" + session.source() + ")" : "") + ": " + reason.label()
-                + (detail == null || detail.isEmpty() ? "" : " - " + oneLine(detail)));
-        ctx.close();
+                + (detail == null || detail.isEmpty() ? "" : " - " + why));
+        RefusalFrames.close(ctx.channel(), RefusalFrames.reasonOf(reason), why);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.argus.collector.ingest;
 
 import io.argus.collector.RateLimitedLog;
 import io.argus.collector.storage.IngestSink;
+import io.argus.protocol.RefusalReason;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -68,8 +69,10 @@ final class SinkGate extends ChannelInboundHandlerAdapter {
         // not a rejection of what the agent sent: no second line from the rejection handler for a cut frame
         ctx.channel().attr(IngestAttributes.REJECTED).set(Boolean.TRUE);
         metrics.refusedUnavailable();
-        LOG.warn(SinkGate.class, what + ctx.channel().remoteAddress() + ": " + sink.unavailableReason()
+        String reason = sink.unavailableReason();
+        LOG.warn(SinkGate.class, what + IngestAttributes.remote(ctx.channel()) + ": " + reason
                 + "; agents fail over to their next collector or buffer until this one accepts again");
-        ctx.close();
+        RefusalFrames.close(ctx.channel(), RefusalReason.REFUSAL_REASON_UNAVAILABLE, reason
+                + "; what this collector did not acknowledge is not stored");
     }
 }

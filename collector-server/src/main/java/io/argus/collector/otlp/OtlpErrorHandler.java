@@ -24,11 +24,16 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
     static final Logger LOG = Logger.getLogger("io.argus.collector.otlp");
     static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
 
+    /** How Netty's zlib decoder says its output buffer, capped at the body limit, is full. */
+    static final String DECOMPRESSED_TOO_LARGE = "Decompression buffer has reached maximum size";
+
     private final OtlpMetrics metrics;
+    private final int maxBodyBytes;
     private final RateLimitedLog warnings = new RateLimitedLog(LOG, LOG_INTERVAL_NANOS);
 
-    OtlpErrorHandler(OtlpMetrics metrics) {
+    OtlpErrorHandler(OtlpMetrics metrics, int maxBodyBytes) {
         this.metrics = metrics;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -48,6 +53,12 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
         if (root instanceof OtlpRejectedException r) {
             reason = r.reason();
             detail = r.getMessage();
+        } else if (root instanceof DecompressionException && String.valueOf(root.getMessage())
+                .startsWith(DECOMPRESSED_TOO_LARGE)) {
+            // the decompressor's buffer is capped at the body limit: a body that expands past it is too large
+            ctx.channel().attr(OtlpAttributes.KEEP_ALIVE).set(Boolean.FALSE);
+            reason = OtlpRejectReason.TOO_LARGE;
+            detail = "body larger than the limit of " + maxBodyBytes + " bytes once decompressed";
         } else if (root instanceof DecompressionException) {
             reason = OtlpRejectReason.MALFORMED_REQUEST;
             detail = "cannot decompress the body: " + root.getMessage();
@@ -59,7 +70,8 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
         metrics.rejected(reason);
         log(reason, remote(ctx), detail);
         boolean keepAlive = OtlpAttributes.keepAlive(ctx.channel()) && reason != OtlpRejectReason.TOO_LARGE
-                && reason != OtlpRejectReason.MALFORMED_REQUEST && reason != OtlpRejectReason.INTERNAL_ERROR;
+                && reason != OtlpRejectReason.MALFORMED_REQUEST && reason != OtlpRejectReason.INTERNAL_ERROR
+                && reason != OtlpRejectReason.URI_TOO_LONG && reason != OtlpRejectReason.HEADERS_TOO_LARGE;
         if (!keepAlive) {
             ctx.channel().attr(OtlpAttributes.CLOSING).set(Boolean.TRUE);
         }

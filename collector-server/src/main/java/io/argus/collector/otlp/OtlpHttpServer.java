@@ -1,6 +1,8 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.HttpLimits;
 import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.storage.IngestSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.argus.collector.Listeners;
@@ -16,7 +18,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -41,25 +42,13 @@ public final class OtlpHttpServer implements AutoCloseable {
 
     public static OtlpHttpServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
                                        int maxBodyBytes, IngestSink sink, AgentRegistry registry,
-                                       MeterRegistry meters, ServerTls tls, HttpCredentials credentials)
-            throws InterruptedException {
-        OtlpMetrics metrics = new OtlpMetrics(meters);
-        OtlpDecoder decoder = new OtlpDecoder();
-        OtlpErrorHandler errors = new OtlpErrorHandler(metrics);
-        MetricMapper metricMapper = new MetricMapper();
+                                       MeterRegistry meters, ServerTls tls, HttpCredentials credentials,
+                                       HttpLimits limits, ClockWindow window) throws InterruptedException {
         ChannelGroup channels = new DefaultChannelGroup("argus-otlp", GlobalEventExecutor.INSTANCE);
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "otlp", meters,
                 OtlpResponses.PROTOBUF, message -> OtlpResponses.status(UNAUTHENTICATED, message));
-        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", ch -> {
-            Listeners.httpFront(ch.pipeline(), auth);
-            ch.pipeline()
-                    .addLast("filter", new OtlpRequestFilter(maxBodyBytes))
-                    .addLast("decompress", new HttpContentDecompressor(false, maxBodyBytes))
-                    .addLast("aggregator", new OtlpBodyAggregator(maxBodyBytes))
-                    .addLast("protobuf", decoder)
-                    .addLast("router", new OtlpRouter(sink, registry, metricMapper, metrics))
-                    .addLast("errors", errors);
-        });
+        OtlpPipeline pipeline = new OtlpPipeline(maxBodyBytes, sink, registry, meters, limits, window, auth);
+        ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "otlp", pipeline::install);
         Channel ch = b.bind(bind, port).sync().channel();
         channels.add(ch);
         return new OtlpHttpServer(ch, channels);

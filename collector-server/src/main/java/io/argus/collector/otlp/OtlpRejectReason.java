@@ -20,7 +20,11 @@ public enum OtlpRejectReason {
     BAD_PROTOBUF(HttpResponseStatus.BAD_REQUEST, 3),
     /** The HTTP request itself could not be parsed. */
     MALFORMED_REQUEST(HttpResponseStatus.BAD_REQUEST, 3),
-    /** Storage stayed full for too long; the client should retry later. */
+    /** The request line is longer than the limit. */
+    URI_TOO_LONG(HttpResponseStatus.REQUEST_URI_TOO_LONG, 3),
+    /** The request headers are larger than the limit. */
+    HEADERS_TOO_LARGE(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, 3),
+    /** Storage stayed full for too long, or fails; the client should retry later. */
     UNAVAILABLE(HttpResponseStatus.SERVICE_UNAVAILABLE, 14),
     /** An unexpected failure while handling the request. */
     INTERNAL_ERROR(HttpResponseStatus.INTERNAL_SERVER_ERROR, 13);

@@ -1,11 +1,14 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.HttpDecodeFailures;
+import io.argus.collector.HttpLimits;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -19,10 +22,12 @@ import java.util.Locale;
  */
 final class OtlpRequestFilter extends ChannelInboundHandlerAdapter {
     private final long maxBodyBytes;
+    private final HttpLimits limits;
     private boolean discarding;
 
-    OtlpRequestFilter(long maxBodyBytes) {
+    OtlpRequestFilter(long maxBodyBytes, HttpLimits limits) {
         this.maxBodyBytes = maxBodyBytes;
+        this.limits = limits;
     }
 
     @Override
@@ -47,8 +52,11 @@ final class OtlpRequestFilter extends ChannelInboundHandlerAdapter {
 
     private OtlpRejectedException check(HttpRequest req) {
         if (!req.decoderResult().isSuccess()) {
-            return new OtlpRejectedException(OtlpRejectReason.MALFORMED_REQUEST,
-                    "malformed HTTP request: " + req.decoderResult().cause());
+            HttpResponseStatus status = HttpDecodeFailures.status(req);
+            return new OtlpRejectedException(status.equals(HttpResponseStatus.REQUEST_URI_TOO_LONG)
+                    ? OtlpRejectReason.URI_TOO_LONG : status.equals(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
+                    ? OtlpRejectReason.HEADERS_TOO_LARGE : OtlpRejectReason.MALFORMED_REQUEST,
+                    HttpDecodeFailures.message(req, limits));
         }
         Signal signal = Signal.of(req.uri());
         if (signal == null) {

@@ -1,6 +1,7 @@
 package io.argus.collector.otlp;
 
 import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.storage.IngestSink;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -19,25 +20,30 @@ import java.util.concurrent.TimeUnit;
  * Maps each decoded export request, hands its batches to the store, records its senders in the
  * {@link AgentRegistry} and answers 200 with the export response (partial success when some spans or points were
  * refused). When the store's queue is full the connection stops reading and the batches not yet taken are retried
- * every {@value #RETRY_MILLIS} ms, so the client waits for its answer (back-pressure); after
- * {@value #GIVE_UP_MILLIS} ms the rest is dropped and the answer is 503, which OTLP clients retry.
+ * every {@value #RETRY_MILLIS} ms, so the client waits for its answer (back-pressure); after {@code --otlp-store-wait}
+ * (10 s) the rest is dropped and the answer is 503, which OTLP clients retry. While the store fails (a full disk)
+ * every request is answered 503 at once.
  * One instance per connection.
  */
 final class OtlpRouter extends ChannelInboundHandlerAdapter {
     static final long RETRY_MILLIS = 5;
-    static final long GIVE_UP_MILLIS = 10_000;
 
     private final IngestSink sink;
     private final AgentRegistry registry;
     private final MetricMapper metricMapper;
     private final OtlpMetrics metrics;
+    private final ClockWindow window;
+    private final long giveUpMillis;
     private final ArrayDeque<Mapped.Offer> waiting = new ArrayDeque<>();
     /** Pipelined requests that came in while an earlier one waited for the store: answered in order. */
     private final ArrayDeque<Object> deferred = new ArrayDeque<>();
     private MessageLite pendingAnswer;
     private long waitingSinceMs;
 
-    OtlpRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
+    OtlpRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics,
+               ClockWindow window, long giveUpMillis) {
+        this.window = window;
+        this.giveUpMillis = giveUpMillis;
         this.sink = sink;
         this.registry = registry;
         this.metricMapper = metricMapper;
@@ -62,7 +68,7 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
         Mapped mapped;
         MessageLite answer;
         if (msg instanceof ExportTraceServiceRequest traces) {
-            mapped = TraceMapper.map(traces, clientHost, nowMs);
+            mapped = TraceMapper.map(traces, clientHost, nowMs, window);
             metrics.traces(mapped.accepted, mapped.rejected);
             ExportTraceServiceResponse.Builder res = ExportTraceServiceResponse.newBuilder();
             if (mapped.rejected > 0) {
@@ -97,12 +103,12 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
             boolean taken = o.spans() != null ? sink.offerSpans(o.source(), o.spans())
                     : sink.offerMetrics(o.source(), o.metrics());
             if (!taken) {
-                if (System.currentTimeMillis() - waitingSinceMs > GIVE_UP_MILLIS || !ctx.channel().isActive()) {
+                if (System.currentTimeMillis() - waitingSinceMs > giveUpMillis || !ctx.channel().isActive()) {
                     waiting.clear();
                     pendingAnswer = null;
                     ctx.channel().config().setAutoRead(true);
                     ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
-                            "storage queue full for " + GIVE_UP_MILLIS / 1000 + " s; retry later"));
+                            "storage queue full for " + giveUpMillis + " ms (--otlp-store-wait); retry later"));
                     next(ctx);
                     return;
                 }

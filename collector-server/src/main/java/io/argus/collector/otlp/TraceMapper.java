@@ -1,5 +1,6 @@
 package io.argus.collector.otlp;
 
+import io.argus.collector.ingest.ClockWindow;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.Span;
 import io.argus.protocol.SpanBatch;
@@ -34,8 +35,10 @@ final class TraceMapper {
     private TraceMapper() {
     }
 
-    static Mapped map(ExportTraceServiceRequest request, String clientHost, long nowMs) {
+    static Mapped map(ExportTraceServiceRequest request, String clientHost, long nowMs, ClockWindow window) {
         Mapped out = new Mapped();
+        ClockWindow.SpanBounds bounds = window.spanBounds();
+        int outside = 0;
         for (ResourceSpans rs : request.getResourceSpansList()) {
             OtlpSources.Sender sender = OtlpSources.sender(rs.getResource(), clientHost);
             SpanBatch.Builder spans = SpanBatch.newBuilder();
@@ -44,6 +47,10 @@ final class TraceMapper {
                 String scope = ss.getScope().getName();
                 for (io.opentelemetry.proto.trace.v1.Span s : ss.getSpansList()) {
                     String invalid = invalid(s);
+                    if (invalid == null && !bounds.contains(s.getStartTimeUnixNano())) {
+                        invalid = window.spanOutside(s.getStartTimeUnixNano());
+                        outside++;
+                    }
                     if (invalid != null) {
                         out.reject("span '" + OtlpRequestFilter.abbreviate(s.getName()) + "' " + invalid);
                         continue;
@@ -62,6 +69,9 @@ final class TraceMapper {
             if (!calls.isEmpty()) {
                 out.offers.add(new Mapped.Offer(sender.source(), null, calls.batch(nowMs)));
             }
+        }
+        if (outside > 0) {
+            window.countSpans(outside);
         }
         return out;
     }

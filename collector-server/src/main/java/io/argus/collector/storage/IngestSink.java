@@ -56,6 +56,11 @@ public interface IngestSink extends AutoCloseable {
         return "";
     }
 
+    /** Since when {@link #accepting()} is false, in epoch milliseconds; 0 while accepting or unknown. */
+    default long unavailableSinceMs() {
+        return 0;
+    }
+
     /**
      * Waits until everything offered before this call is written (and visible to queries, for a store) or handed
      * on.

@@ -186,9 +186,15 @@ function currentService() {
 }
 
 async function loadAgents() {
-  const agents = await api("/api/agents");
-  if (!agents.length) { replace("agents", el("div", { class: "empty" }, "none")); return; }
-  replace("agents", el("table", {},
+  const [agents, status] = await Promise.all([api("/api/agents"), api("/api/status")]);
+  // while storage fails (a full disk) agents are refused: say so above them
+  const storage = status.storage.state === "failing"
+    ? [el("div", { id: "storageFailing", class: "err", title: status.storage.reason },
+        "storage failing" + (status.storage.sinceMs ? " for " + fmtAgo(status.storage.sinceMs).replace(" ago", "") : "") +
+        ": agents are refused until it recovers")]
+    : [];
+  if (!agents.length) { replace("agents", ...storage, el("div", { class: "empty" }, "none")); return; }
+  replace("agents", ...storage, el("table", {},
     el("tr", {}, el("th", {}, "instance"), el("th", { class: "num" }, "dropped"), el("th", { class: "num" }, "errors")),
     agents.map(a => el("tr", { title: `${a.service} / ${a.instance}\nagent ${a.agentVersion}, ${a.runtimeVersion}\n` +
         `host ${a.host} pid ${a.pid}\nfrom ${a.remoteAddress}\nspans received ${a.spansReceived}, sent ${a.sentSpans}` +

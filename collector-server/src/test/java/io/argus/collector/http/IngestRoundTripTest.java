@@ -189,7 +189,8 @@ class IngestRoundTripTest {
         assertThat(ids(api.json("/api/traces?minDurationMs=12.6"))).isEmpty();
         assertThat(ids(api.json("/api/traces?limit=2"))).containsExactly(T4, T3);
         assertThat(ids(api.json("/api/traces?limit=1&service=front&minDurationMs=0.1"))).containsExactly(T4);
-        assertThat(ids(api.json("/api/traces?limit=100000"))).hasSize(4); // capped at 1000, not an error
+        // more than the maximum is an error naming it, never a silently shortened answer
+        assertThat(api.get("/api/traces?limit=100000").status()).isEqualTo(400);
     }
 
     @Test

@@ -8,7 +8,9 @@ import io.argus.collector.testing.Api;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
 import io.argus.collector.testing.TestConfigs;
+import io.argus.protocol.CollectorFrame;
 import io.argus.protocol.Frame;
+import io.argus.protocol.RefusalReason;
 import io.argus.protocol.Handshake;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
@@ -100,7 +102,14 @@ class BadInputTest {
         good.spans(SpanBatch.newBuilder().addSpans(Spans.simple(0x600d0000L + n, n)).build());
     }
 
-    /** Opens a connection, lets {@code misbehave} act on it, then checks close, count and log line. */
+    /** When each reason was last logged, to tell a rate-limited (left out) line from a missing one. */
+    static final java.util.Map<String, Long> lastLogged = new java.util.HashMap<>();
+
+    /**
+     * Opens a connection, lets {@code misbehave} act on it, then checks close, count and log line: one WARN line
+     * naming reason and address, unless a line for the same reason went out less than 10 s ago (then this one is
+     * left out and counted in the next).
+     */
     private void expectRejected(String reason, Misbehaviour misbehave) throws Exception {
         String counter = "argus_collector_frames_rejected_total{reason=\"" + reason + "\"}";
         double before = api.metric(counter);
@@ -108,6 +117,8 @@ class BadInputTest {
         synchronized (warnings) {
             warningsBefore = warnings.size();
         }
+        Long last = lastLogged.get(reason);
+        boolean rateLimited = last != null && System.nanoTime() - last < 9_000_000_000L;
         int clientPort;
         try (TestAgent bad = new TestAgent(collector.ingestPort())) {
             clientPort = bad.localPort();
@@ -116,8 +127,7 @@ class BadInputTest {
         }
         api.awaitMetric(counter, before + 1);
         assertThat(api.metric(counter)).isEqualTo(before + 1);
-        // exactly one WARN line for that connection, naming reason and remote address
-        long deadline = System.currentTimeMillis() + 5_000;
+        long deadline = System.currentTimeMillis() + (rateLimited ? 300 : 5_000);
         List<String> mine = new ArrayList<>();
         while (System.currentTimeMillis() < deadline) {
             mine.clear();
@@ -133,9 +143,14 @@ class BadInputTest {
             }
             Thread.sleep(20);
         }
-        assertThat(mine).hasSize(1);
-        assertThat(mine.get(0)).contains(reason).contains("rejected agent connection from 127.0.0.1:" + clientPort)
-                .doesNotContain("\n");
+        if (rateLimited) {
+            assertThat(mine).as("left out: a %s line went out less than 10 s ago", reason).isEmpty();
+        } else {
+            assertThat(mine).hasSize(1);
+            assertThat(mine.get(0)).contains(reason).contains("rejected agent connection from 127.0.0.1:"
+                    + clientPort).doesNotContain("\n");
+            lastLogged.put(reason, System.nanoTime());
+        }
         // the well-behaved connection is unaffected
         sendGoodSpan();
         assertThat(good.closedByServer(1)).isFalse();
@@ -171,9 +186,10 @@ class BadInputTest {
     }
 
     @Test
-    void negativeLength() throws Exception {
-        // the prefix is unsigned: -16 reads as 4294967280 bytes
-        expectRejected("frame_too_large", a -> a.raw(TestAgent.lengthPrefix(-16)));
+    void lengthWithTheHighBitSetIsABadLength() throws Exception {
+        // 0xFFFFFFFF and 0xFFFFFFF0 are no frame length at all, not a frame that is too large
+        expectRejected("bad_length", a -> a.raw(TestAgent.lengthPrefix(-1)));
+        expectRejected("bad_length", a -> hello(a).raw(TestAgent.lengthPrefix(-16)));
     }
 
     @Test
@@ -215,6 +231,34 @@ class BadInputTest {
     }
 
     @Test
+    void refusedAgentIsToldWhyAndTheLogStaysShort() throws Exception {
+        double before = api.metric("argus_collector_frames_rejected_total{reason=\"bad_token\"}");
+        int logged;
+        synchronized (warnings) {
+            logged = warnings.size();
+        }
+        for (int i = 0; i < 20; i++) {
+            try (TestAgent a = new TestAgent(collector.ingestPort())) {
+                a.send(Frame.newBuilder().setHandshake(withToken("refused", "refused-1", "guess").toBuilder()
+                        .setAcks(true)).build());
+                CollectorFrame refusal = a.read(5_000);
+                assertThat(refusal).as("attempt " + i).isNotNull();
+                assertThat(refusal.getRefusal().getReason()).isEqualTo(RefusalReason.REFUSAL_REASON_BAD_TOKEN);
+                assertThat(refusal.getRefusal().getMessage()).contains("token does not match");
+                assertThat(a.closedByServer(5_000)).isTrue();
+            }
+        }
+        api.awaitMetric("argus_collector_frames_rejected_total{reason=\"bad_token\"}", before + 20);
+        long lines;
+        synchronized (warnings) {
+            lines = warnings.subList(logged, warnings.size()).stream()
+                    .filter(r -> r.getMessage().contains("bad_token")).count();
+        }
+        assertThat(lines).as("WARN lines for 20 refusals within 10 s").isLessThanOrEqualTo(1);
+        lastLogged.put("bad_token", System.nanoTime());
+    }
+
+    @Test
     void missingToken() throws Exception {
         expectRejected("bad_token", a -> a.hello("bad", "bad-1"));
     }
@@ -229,6 +273,15 @@ class BadInputTest {
     void handshakeWithoutService() throws Exception {
         expectRejected("bad_handshake", a -> a.send(Frame.newBuilder()
                 .setHandshake(withToken(" ", "bad-1", TOKEN)).build()));
+    }
+
+    @Test
+    void controlCharactersInNamesAreRefused() throws Exception {
+        expectRejected("bad_handshake", a -> a.send(Frame.newBuilder()
+                .setHandshake(withToken("bad\u0007svc", "bad-1", TOKEN)).build()));
+        expectRejected("bad_handshake", a -> a.send(Frame.newBuilder()
+                .setHandshake(withToken("fine", "inst\n2", TOKEN)).build()));
+        assertThat(api.json("/api/services").toString()).doesNotContain("bad\\u0007svc").doesNotContain("inst\\n2");
     }
 
     @Test

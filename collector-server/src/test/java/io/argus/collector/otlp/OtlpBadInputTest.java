@@ -200,6 +200,23 @@ class OtlpBadInputTest {
     }
 
     @Test
+    void decompressionBombIs413() throws Exception {
+        // 256 KiB of zeros gzip to a few hundred bytes: within the cap on the wire, far past it once expanded
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
+            gz.write(new byte[256 * 1024]);
+        }
+        assertThat(zipped.size()).isLessThan(MAX_BODY);
+        double before = rejected("too_large");
+        assertRefused(send(post("/v1/traces", PROTOBUF, zipped.toByteArray()).header("Content-Encoding", "gzip")),
+                413, "too_large", before, "limit of 1024 bytes");
+        // the receiver goes on serving
+        HttpResponse<byte[]> res = send(post("/v1/traces", PROTOBUF,
+                request("after-bomb", span(id(16, 7), id(8, 7), "after")).toByteArray()));
+        assertThat(res.statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void corruptGzipIs400() throws Exception {
         double before = rejected("malformed_request");
         assertRefused(send(post("/v1/traces", PROTOBUF, "not gzip at all".getBytes(StandardCharsets.UTF_8))

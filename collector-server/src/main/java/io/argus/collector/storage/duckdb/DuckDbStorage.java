@@ -76,6 +76,7 @@ public final class DuckDbStorage implements Storage {
     private final FileLock dirLock;
     private final DuckDBConnection root;
     private final WriteQueue queue;
+    private final StorageHealth health;
     private final DuckDbWriter writer;
     private final Thread writerThread;
     private final ConcurrentLinkedDeque<Connection> idleConnections = new ConcurrentLinkedDeque<>();
@@ -90,7 +91,9 @@ public final class DuckDbStorage implements Storage {
         this.dirLock = dirLock;
         this.root = root;
         this.queue = new WriteQueue(queueRows);
-        this.writer = new DuckDbWriter((DuckDBConnection) root.duplicate(), queue, registry);
+        this.health = new StorageHealth(registry);
+        this.writer = new DuckDbWriter(() -> (DuckDBConnection) root.duplicate(), file.getParent(), queue, health,
+                registry);
         this.writerThread = new Thread(writer, "argus-storage-writer");
         this.writerThread.setDaemon(true);
         Gauge.builder("argus.collector.store.queue.depth", queue, WriteQueue::pendingRows)
@@ -218,6 +221,23 @@ public final class DuckDbStorage implements Storage {
     @Override
     public long pendingRows() {
         return queue.pendingRows();
+    }
+
+    /** False while write cycles fail (a full disk): ingest then refuses agents and answers OTLP with 503. */
+    @Override
+    public boolean accepting() {
+        return !health.failing();
+    }
+
+    @Override
+    public String unavailableReason() {
+        String failure = health.failure();
+        return failure == null ? "" : "storage is failing (" + failure + ")";
+    }
+
+    @Override
+    public long unavailableSinceMs() {
+        return health.failingSinceMs();
     }
 
     // ---------------------------------------------------------------- reads
@@ -590,6 +610,7 @@ public final class DuckDbStorage implements Storage {
             return;
         }
         closed = true;
+        writer.requestStop();
         queue.put(new WriteTask.Stop());
         try {
             writerThread.join(TimeUnit.SECONDS.toMillis(60));

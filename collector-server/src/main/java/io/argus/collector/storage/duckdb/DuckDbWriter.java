@@ -11,6 +11,7 @@ import io.argus.protocol.SpanBatch;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.duckdb.DuckDBAppender;
@@ -46,9 +48,16 @@ import org.duckdb.DuckDBConnection;
  * checkpoint per 2048-row appender chunk; staging measured roughly twice as fast on two cores. A variant that
  * moved each stage on a second thread (through an attached in-memory database) while this one filled the next
  * measured 15-25 % slower and used more CPU per span on the shared two-core machine, so the path stays on one
- * thread. A failed cycle is rolled back and its rows are counted as dropped. While a cycle waits for more, the
- * batches wait in the bounded queue; the writer is woken once half its capacity is taken, so a sleeping cycle
- * never makes ingest push back (see {@link WriteQueue#awaitRows}).
+ * thread. While a cycle waits for more, the batches wait in the bounded queue; the writer is woken once half its
+ * capacity is taken, so a sleeping cycle never makes ingest push back (see {@link WriteQueue#awaitRows}).
+ *
+ * <p>A failed cycle is rolled back and kept: {@link StorageHealth} says storage is failing (ingest then refuses
+ * agents and answers OTLP with 503), and the writer writes the same batches again on a fresh connection, backing off
+ * from {@value #MIN_RETRY_MILLIS} ms to {@value #MAX_RETRY_MILLIS} ms, until a commit succeeds; only then does it
+ * take new batches, and only then do the kept ones count as stored (and their frames as acknowledged). A full disk
+ * therefore costs no acknowledged data. A cycle that fails {@value #DATA_FAILURE_ATTEMPTS} times for a reason that is
+ * not the environment's ({@link WriteFailure}) is dropped and counted instead, as it always was, so that batches that
+ * cannot be written never hold up the store for good.
  */
 final class DuckDbWriter implements Runnable {
     private static final Logger LOG = Logger.getLogger(DuckDbWriter.class.getName());
@@ -57,8 +66,20 @@ final class DuckDbWriter implements Runnable {
     static final long MAX_CYCLE_MILLIS = 500;
     private static final int AGENTS_PER_STATEMENT = 100;
     private static final long ERROR_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long MIN_RETRY_MILLIS = 250;
+    static final long MAX_RETRY_MILLIS = 5_000;
+    /** Attempts after which a cycle failing for a reason other than the environment is dropped. */
+    static final int DATA_FAILURE_ATTEMPTS = 3;
 
-    private final DuckDBConnection conn;
+    /** Opens a writer connection: at start and after a failed cycle, whose connection is closed. */
+    interface Connections {
+        DuckDBConnection open() throws SQLException;
+    }
+
+    private final Connections connections;
+    private final Path dataDir;
+    private final StorageHealth health;
+    private DuckDBConnection conn;
     private final WriteQueue queue;
     private final int maxRowsPerCycle;
     private final long maxCycleNanos;
@@ -77,18 +98,27 @@ final class DuckDbWriter implements Runnable {
     private DuckDBAppender jvm;
     private int stagedSpans;
     private int cycleRows;
+    /** The data tasks of the cycle being written, or of the failed cycle written again; writer thread only. */
+    private final List<WriteTask> cycle = new ArrayList<>();
+    /** Rows of {@link #cycle} held in the queue's count while they wait to be written again. */
+    private long heldRows;
     private long lastErrorLogNanos;
     private int errorsSinceLog;
+    private volatile boolean stopRequested;
+    private volatile Thread thread;
     private volatile boolean finished;
 
-    DuckDbWriter(DuckDBConnection conn, WriteQueue queue, MeterRegistry registry) {
-        this(conn, queue, registry, MAX_ROWS_PER_CYCLE, MAX_CYCLE_MILLIS);
+    DuckDbWriter(Connections connections, Path dataDir, WriteQueue queue, StorageHealth health,
+                 MeterRegistry registry) {
+        this(connections, dataDir, queue, health, registry, MAX_ROWS_PER_CYCLE, MAX_CYCLE_MILLIS);
     }
 
     /** With other cycle bounds: a cycle commits after {@code maxRowsPerCycle} rows or {@code maxCycleMillis}. */
-    DuckDbWriter(DuckDBConnection conn, WriteQueue queue, MeterRegistry registry, int maxRowsPerCycle,
-                 long maxCycleMillis) {
-        this.conn = conn;
+    DuckDbWriter(Connections connections, Path dataDir, WriteQueue queue, StorageHealth health,
+                 MeterRegistry registry, int maxRowsPerCycle, long maxCycleMillis) {
+        this.connections = connections;
+        this.dataDir = dataDir;
+        this.health = health;
         this.queue = queue;
         this.maxRowsPerCycle = maxRowsPerCycle;
         this.maxCycleNanos = TimeUnit.MILLISECONDS.toNanos(maxCycleMillis);
@@ -113,14 +143,35 @@ final class DuckDbWriter implements Runnable {
         return finished;
     }
 
+    /** Makes the writer stop even while it waits to write a failed cycle again (the queue's stop task waits behind). */
+    void requestStop() {
+        stopRequested = true;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
     @Override
     public void run() {
+        thread = Thread.currentThread();
         List<CompletableFuture<Void>> barriers = new ArrayList<>();
         boolean stop = false;
-        List<Runnable> handedOn = new ArrayList<>();
         try {
-            openAppenders();
+            try {
+                conn = connections.open();
+                openAppenders();
+            } catch (SQLException | RuntimeException e) {
+                cycleFailed(e);
+            }
             while (!stop) {
+                if (health.failing()) {
+                    stop = writeAgain();
+                    if (!health.failing()) {
+                        completeAll(barriers);
+                    }
+                    continue;
+                }
                 WriteTask task = queue.poll(250, TimeUnit.MILLISECONDS);
                 if (task == null) {
                     continue;
@@ -128,7 +179,8 @@ final class DuckDbWriter implements Runnable {
                 long start = System.nanoTime();
                 long deadline = start + maxCycleNanos;
                 int rows = 0;
-                // one cycle: keep appending until the size bound, the time bound, a flush or the stop
+                boolean ok = true;
+                // one cycle: keep appending until the size bound, the time bound, a flush, the stop or a failure
                 while (task != null) {
                     if (task instanceof WriteTask.Stop) {
                         stop = true;
@@ -139,12 +191,15 @@ final class DuckDbWriter implements Runnable {
                         barriers.add(flush.done());
                         break; // commit now: the caller waits for it
                     }
-                    rows += write(task);
-                    cycleRows += task.rows();
-                    if (task instanceof WriteTask.Data data) {
-                        handedOn.add(data.handedOn());
-                    }
+                    cycle.add(task);
                     queue.done(task);
+                    try {
+                        rows += write(task);
+                    } catch (SQLException | RuntimeException e) {
+                        ok = false;
+                        cycleFailed(e);
+                        break;
+                    }
                     if (rows >= maxRowsPerCycle) {
                         break;
                     }
@@ -156,70 +211,154 @@ final class DuckDbWriter implements Runnable {
                         task = queue.poll();
                     }
                 }
-                commit();
-                if (rows > 0) {
-                    writeTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                if (ok && commit()) {
+                    if (rows > 0) {
+                        writeTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                    }
+                    handOn();
+                    completeAll(barriers);
                 }
-                handOn(handedOn);
-                for (CompletableFuture<Void> barrier : barriers) {
-                    barrier.complete(null);
-                }
-                barriers.clear();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "storage writer failed; spans are no longer stored", e);
         } finally {
-            commit();
-            handOn(handedOn);
+            if (!health.failing() && conn != null) {
+                if (commit()) {
+                    handOn();
+                }
+            }
+            if (!cycle.isEmpty()) {
+                LOG.warning("storage stopped while failing (" + health.failure() + "): " + heldRows
+                        + " row(s) accepted but not stored; agents send unacknowledged frames again");
+                queue.release(heldRows);
+            }
             closeAppenders();
-            checkpoint();
-            try {
-                conn.close();
-            } catch (SQLException e) {
-                LOG.log(Level.FINE, "closing writer connection", e);
+            if (!health.failing()) {
+                checkpoint();
             }
+            closeConnection();
             finished = true;
-            for (CompletableFuture<Void> barrier : barriers) {
-                barrier.complete(null);
+            completeAll(barriers);
+        }
+    }
+
+    private static void completeAll(List<CompletableFuture<Void>> barriers) {
+        for (CompletableFuture<Void> barrier : barriers) {
+            barrier.complete(null);
+        }
+        barriers.clear();
+    }
+
+    /**
+     * After a failed cycle: waits out the back-off, then writes the same batches in a new transaction on a new
+     * connection. Returns once they are committed (or dropped, see {@link #DATA_FAILURE_ATTEMPTS}), or with
+     * {@code true} when the collector stops meanwhile.
+     */
+    private boolean writeAgain() {
+        long backoff = MIN_RETRY_MILLIS;
+        int dataFailures = 0;
+        while (health.failing()) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
+            while (!stopRequested && System.nanoTime() - until < 0) {
+                LockSupport.parkNanos(this, until - System.nanoTime());
             }
+            if (stopRequested) {
+                return true;
+            }
+            health.retried();
+            Exception failure;
+            try {
+                closeAppenders();
+                closeConnection();
+                conn = connections.open();
+                openAppenders();
+                for (WriteTask task : cycle) {
+                    write(task);
+                }
+                failure = commitOrFailure();
+            } catch (SQLException | RuntimeException e) {
+                failure = e;
+            }
+            if (failure == null) {
+                LOG.info("storage recovered: the " + heldRows + " row(s) of the failed write cycle are stored;"
+                        + " accepting agents and OTLP requests again");
+                queue.release(heldRows);
+                heldRows = 0;
+                health.recovered();
+                handOn();
+                return false;
+            }
+            rollback();
+            String reason = WriteFailure.describe(failure);
+            if (!WriteFailure.environmental(failure, dataDir) && ++dataFailures >= DATA_FAILURE_ATTEMPTS) {
+                dropCycle(reason);
+                return false;
+            }
+            health.failed(reason);
+            report("storage write failed again (" + reason + "); retrying in " + Math.min(MAX_RETRY_MILLIS,
+                    backoff * 2) + " ms");
+            backoff = Math.min(MAX_RETRY_MILLIS, backoff * 2);
+        }
+        return false;
+    }
+
+    /** Gives up on the failed cycle: its rows are counted as dropped and its frames acknowledged (sending them again
+     *  would fail the same way). */
+    private void dropCycle(String reason) {
+        long rows = 0;
+        for (WriteTask t : cycle) {
+            rows += t.rows();
+        }
+        rowsDropped.increment(rows);
+        LOG.warning("storage write failed " + DATA_FAILURE_ATTEMPTS + " times for a reason that is not the disk's ("
+                + reason + "): the " + rows + " row(s) of that write cycle are dropped");
+        queue.release(heldRows);
+        heldRows = 0;
+        health.recovered();
+        handOn();
+        try {
+            closeAppenders();
+            closeConnection();
+            conn = connections.open();
+            openAppenders();
+        } catch (SQLException | RuntimeException e) {
+            cycleFailed(e);
         }
     }
 
     /**
-     * After a cycle's commit: tells whoever waits (the ingest connection acknowledging the frame) that its batches
-     * are stored, or, if the commit failed, that their loss is counted.
+     * After a cycle's commit (or its drop): tells whoever waits (the ingest connection acknowledging the frame) that
+     * its batches are stored, or that their loss is counted.
      */
-    private static void handOn(List<Runnable> handedOn) {
-        for (Runnable r : handedOn) {
-            try {
-                r.run();
-            } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "hand-off callback failed", e);
+    private void handOn() {
+        for (WriteTask task : cycle) {
+            if (task instanceof WriteTask.Data data) {
+                try {
+                    data.handedOn().run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "hand-off callback failed", e);
+                }
             }
         }
-        handedOn.clear();
+        cycle.clear();
     }
 
-    /** Appends one task to the current cycle; a failure rolls the whole cycle back. */
-    private int write(WriteTask task) {
-        try {
-            if (task instanceof WriteTask.Spans s) {
-                int n = writeSpans(s.source(), s.batch());
-                stagedSpans += n;
-                return n;
-            } else if (task instanceof WriteTask.Metrics m) {
-                return writeMetrics(m.source(), m.batch());
-            } else if (task instanceof WriteTask.Agents a) {
-                writeAgents(a.agents());
-                return 0;
-            }
-            return 0;
-        } catch (SQLException | RuntimeException e) {
-            failed(e);
+    /** Appends one task to the current cycle; returns its rows. */
+    private int write(WriteTask task) throws SQLException {
+        cycleRows += task.rows();
+        if (task instanceof WriteTask.Spans s) {
+            int n = writeSpans(s.source(), s.batch());
+            stagedSpans += n;
+            return n;
+        } else if (task instanceof WriteTask.Metrics m) {
+            return writeMetrics(m.source(), m.batch());
+        } else if (task instanceof WriteTask.Agents a) {
+            writeAgents(a.agents());
             return 0;
         }
+        return 0;
     }
 
     private int sourceId(Source source) throws SQLException {
@@ -366,10 +505,19 @@ final class DuckDbWriter implements Runnable {
         return out;
     }
 
-    /** Ends the cycle: moves staged spans into the table and commits everything appended. */
-    private void commit() {
+    /** Ends the cycle: moves staged spans into the table and commits everything appended; false if that failed. */
+    private boolean commit() {
+        Exception failure = commitOrFailure();
+        if (failure != null) {
+            cycleFailed(failure);
+            return false;
+        }
+        return true;
+    }
+
+    private Exception commitOrFailure() {
         if (spans == null) {
-            return;
+            return cycle.isEmpty() ? null : new SQLException("no open appenders");
         }
         try {
             spans.flush();
@@ -390,11 +538,12 @@ final class DuckDbWriter implements Runnable {
             }
             conn.commit();
             spansStored.increment(stagedSpans);
+            stagedSpans = 0;
+            cycleRows = 0;
+            return null;
         } catch (SQLException | RuntimeException e) {
-            failed(e);
+            return e;
         }
-        stagedSpans = 0;
-        cycleRows = 0;
     }
 
     static final String CREATE_SPANS_STAGE = """
@@ -409,30 +558,57 @@ final class DuckDbWriter implements Runnable {
                    s.name, s.start_epoch_nanos, s.duration_nanos, s.status, s.tags
             FROM temp.main.spans_stage s JOIN temp.main.stage_sources src ON s.source_id = src.source_id""";
 
-    /** Rolls the cycle back, counts and reports (rate-limited) the loss, and starts over with fresh appenders. */
-    private void failed(Exception e) {
+    /**
+     * A write or commit of the current cycle failed: rolls it back and keeps its batches to be written again; storage
+     * is failing until that succeeds. The log line is rate-limited.
+     */
+    private void cycleFailed(Exception e) {
         writeErrors.increment();
-        rowsDropped.increment(cycleRows);
+        String reason = WriteFailure.describe(e);
+        health.failed(reason);
+        rollback();
+        long rows = 0;
+        for (WriteTask t : cycle) {
+            rows += t.rows();
+        }
+        queue.hold(rows - heldRows);
+        heldRows = rows;
+        report("storage write failed (" + reason + "); the " + rows + " row(s) of that write cycle are kept and"
+                + " written again; until then agents are refused and OTLP requests answered 503");
+    }
+
+    private void report(String line) {
         errorsSinceLog++;
         long now = System.nanoTime();
         if (lastErrorLogNanos == 0 || now - lastErrorLogNanos > ERROR_LOG_INTERVAL_NANOS) {
-            LOG.log(Level.WARNING, "storage write failed (" + errorsSinceLog + " failure(s) since last report); "
-                    + "the rows of that write cycle are dropped: " + e);
+            LOG.log(Level.WARNING, line + (errorsSinceLog > 1 ? " (" + errorsSinceLog + " failures since the last"
+                    + " report)" : ""));
             lastErrorLogNanos = now;
             errorsSinceLog = 0;
         }
+    }
+
+    private void rollback() {
         closeAppenders();
-        try {
-            conn.rollback();
-        } catch (SQLException rollback) {
-            LOG.log(Level.FINE, "rollback", rollback);
+        if (conn != null) {
+            try {
+                conn.rollback();
+            } catch (SQLException rollback) {
+                LOG.log(Level.FINE, "rollback", rollback);
+            }
         }
         stagedSpans = 0;
         cycleRows = 0;
-        try {
-            openAppenders();
-        } catch (SQLException reopen) {
-            throw new IllegalStateException("cannot reopen storage appenders", reopen);
+    }
+
+    private void closeConnection() {
+        if (conn != null) {
+            try {
+                conn.close();
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "closing writer connection", e);
+            }
+            conn = null;
         }
     }
 

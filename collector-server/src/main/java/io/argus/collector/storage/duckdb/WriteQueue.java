@@ -94,6 +94,19 @@ final class WriteQueue {
         pendingRows.addAndGet(-task.rows());
     }
 
+    /**
+     * Writer only: rows of a failed cycle, taken out of the queue already, count again while they wait to be written
+     * again, so that the bound also covers them.
+     */
+    void hold(long rows) {
+        pendingRows.addAndGet(rows);
+    }
+
+    /** Writer only: held rows were written (or dropped). */
+    void release(long rows) {
+        pendingRows.addAndGet(-rows);
+    }
+
     long pendingRows() {
         return pendingRows.get();
     }

@@ -3,11 +3,11 @@ package io.argus.collector.storage.duckdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.argus.collector.Collector;
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.Source;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
+import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
 import io.argus.protocol.SpanStatus;
@@ -66,7 +66,8 @@ class WriteGroupingTest {
         DuckDbSchema.configure(root, dir);
         DuckDbSchema.create(root);
         queue = new WriteQueue(100_000);
-        DuckDbWriter writer = new DuckDbWriter((DuckDBConnection) root.duplicate(), queue, meters, maxRows, maxMillis);
+        DuckDbWriter writer = new DuckDbWriter(() -> (DuckDBConnection) root.duplicate(), dir, queue,
+                new StorageHealth(meters), meters, maxRows, maxMillis);
         writerThread = new Thread(writer, "test-writer");
         writerThread.start();
     }
@@ -204,8 +205,8 @@ class WriteGroupingTest {
         int frames = 150;
         Path data = dir.resolve("collector");
         Map<String, Long> expected = new HashMap<>();
-        try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
-                .otlpHttpPort(0).dataDir(data).build())) {
+        // no retention: the test spans are from 2023, older than any retention window
+        try (Collector collector = Collector.start(TestConfigs.ephemeral().dataDir(data).build())) {
             ExecutorService pool = Executors.newFixedThreadPool(agents);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();
