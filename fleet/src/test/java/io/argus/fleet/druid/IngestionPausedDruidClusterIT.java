@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * finds what was sent meanwhile. Agents send the spans to a real {@code --storage kafka} ingest collector, in front
  * of a real KRaft broker; a real Druid cluster ingests the topics. Profile {@code druid}.
  */
-class IngestionPausedDruidClusterTest {
+class IngestionPausedDruidClusterIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
     private static final int TRACES = 200;
@@ -202,10 +202,10 @@ class IngestionPausedDruidClusterTest {
     /** Waits until the suspended supervisors' tasks have all ended (published, or failed and left to Kafka). */
     private static void awaitNoTasks(DruidCluster druid) throws Exception {
         druid.api().awaitSql("SELECT COUNT(*) AS n FROM sys.tasks WHERE status = 'RUNNING'",
-                IngestionPausedDruidClusterTest::countsNone, TIMEOUT);
+                IngestionPausedDruidClusterIT::countsNone, TIMEOUT);
         // a published segment is served once the historical has loaded it
         druid.api().awaitSql("SELECT COUNT(*) AS n FROM sys.segments WHERE is_published = 1 AND is_available = 0",
-                IngestionPausedDruidClusterTest::countsNone, TIMEOUT);
+                IngestionPausedDruidClusterIT::countsNone, TIMEOUT);
     }
 
     /** Druid answers a count over a system table that matches nothing with no row at all, not a row of 0. */

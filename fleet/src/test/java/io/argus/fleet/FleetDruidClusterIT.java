@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * are read back through the query collector's API, and the lag from request sent to trace queryable is measured.
  * Profile {@code druid} (150 to 305 s on two busy cores, most of it Kafka and Druid starting).
  */
-class FleetDruidClusterTest {
+class FleetDruidClusterIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration START = Duration.ofMinutes(15);
     private static final Duration QUERYABLE = Duration.ofMinutes(10);

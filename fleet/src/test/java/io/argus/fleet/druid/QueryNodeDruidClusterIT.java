@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class QueryNodeDruidClusterTest {
+class QueryNodeDruidClusterIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int TRACES = 300;
     private static final Duration INGEST_TIMEOUT = Duration.ofMinutes(10);
