@@ -8,7 +8,9 @@
  *   <li>{@link io.argus.bridge.server.ServerCalls}: inbound requests (server spans, server metrics);</li>
  *   <li>{@link io.argus.bridge.client.ClientCalls}: outbound calls (client spans, header injection,
  *       client metrics);</li>
- *   <li>{@link io.argus.bridge.db.DatabaseCalls}: statement executions (database spans and metrics);</li>
+ *   <li>{@link io.argus.bridge.db.DatabaseCalls}: database calls, JDBC statements and other stores'
+ *       commands (database spans and metrics);</li>
+ *   <li>{@link io.argus.bridge.job.JobCalls}: scheduled jobs (root spans and job metrics);</li>
  *   <li>{@link io.argus.bridge.context.TraceContext}: the current context, carried across threads,
  *       and in-process spans;</li>
  *   <li>{@link io.argus.bridge.state.ObjectField}: state the agent keeps on the application's objects.</li>

@@ -4,10 +4,12 @@ import io.argus.bridge.AdviceErrors;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.db.DatabaseCalls;
+import io.argus.bridge.job.JobCalls;
 import io.argus.bridge.server.ServerCalls;
 import io.argus.core.client.ClientRecorder;
 import io.argus.core.db.DatabaseRecorder;
 import io.argus.core.db.StatementTracker;
+import io.argus.core.job.JobRecorder;
 import io.argus.core.plugin.FieldDeclaration;
 import io.argus.core.server.RouteNormalizer;
 import io.argus.core.server.ServerRecorder;
@@ -105,14 +107,17 @@ public final class AgentRuntime {
         CallMetricsTable serverMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable clientMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable jobMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue, settings.honorInboundSampling);
         AdviceErrors.install(new AdviceErrorLog(counters));
         ServerCalls.install(new ServerRecorder(tracer, serverMetrics, new RouteNormalizer(settings.normalizeRoutes)));
         ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
         DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
         TraceContext.install(new ContextRecorder(tracer));
+        JobCalls.install(new JobRecorder(tracer, jobMetrics));
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);
+        exporter.addCallMetrics(Exporter.JOB_METRICS_KIND, jobMetrics);
 
         List<String> started = new ArrayList<String>();
         List<TypeProbe> probes = new ArrayList<TypeProbe>();

@@ -49,6 +49,14 @@ final class ControlFrames {
     /** {@code db}: database cells, method = statement type, target = database, status 0. */
     static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
                           List<CallStats.Snapshot> client, List<CallStats.Snapshot> db, GaugeWriter gauges) {
+        return metrics(timestampMillis, intervalMillis, server, client, db, new int[0],
+                java.util.Collections.<List<CallStats.Snapshot>>emptyList(), gauges);
+    }
+
+    /** {@code moreKinds[i]}: the wire kind of the cells {@code more.get(i)} (e.g. scheduled jobs). */
+    static byte[] metrics(long timestampMillis, long intervalMillis, List<CallStats.Snapshot> server,
+                          List<CallStats.Snapshot> client, List<CallStats.Snapshot> db, int[] moreKinds,
+                          List<List<CallStats.Snapshot>> more, GaugeWriter gauges) {
         final ProtoWriter out = new ProtoWriter(4096);
         out.beginFrame();
         int batch = out.beginMessage(FRAME_METRICS);
@@ -62,6 +70,9 @@ final class ControlFrames {
         writeCalls(out, CALL_KIND_SERVER, server);
         writeCalls(out, CALL_KIND_CLIENT, client);
         writeCalls(out, CALL_KIND_DB, db);
+        for (int i = 0; i < moreKinds.length; i++) {
+            writeCalls(out, moreKinds[i], more.get(i));
+        }
         gauges.writeGauges(new GaugeSource.GaugeSink() {
             @Override
             public void gauge(String name, double value) {

@@ -5,6 +5,7 @@ import io.argus.core.AgentLog;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.metrics.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
+import io.argus.core.metrics.CallStats;
 import io.argus.core.trace.RecordedSpan;
 
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ public final class Exporter implements Runnable {
     private final CallMetricsTable serverMetrics;
     private final CallMetricsTable clientMetrics;
     private final CallMetricsTable dbMetrics;
+    /** Call metrics of further kinds (scheduled jobs), each under its wire kind. */
+    private final List<KindedTable> moreMetrics = new CopyOnWriteArrayList<KindedTable>();
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
     /** Created and driven on the exporter thread: connects and host look-ups stay off application threads. */
@@ -75,6 +78,24 @@ public final class Exporter implements Runnable {
         this.agentVersion = agentVersion;
         this.thread = new Thread(this, "argus-exporter");
         this.thread.setDaemon(true);
+    }
+
+    /** Sends {@code table}'s cells under {@code wireKind} (a {@code CallMetricKind} number) every interval. */
+    public void addCallMetrics(int wireKind, CallMetricsTable table) {
+        moreMetrics.add(new KindedTable(wireKind, table));
+    }
+
+    /** The wire kind of the scheduled jobs' metrics ({@code CALL_METRIC_KIND_JOB}). */
+    public static final int JOB_METRICS_KIND = WireFields.CALL_KIND_JOB;
+
+    private static final class KindedTable {
+        final int kind;
+        final CallMetricsTable table;
+
+        KindedTable(int kind, CallMetricsTable table) {
+            this.kind = kind;
+            this.table = table;
+        }
     }
 
     public void addGaugeSource(GaugeSource source) {
@@ -254,8 +275,15 @@ public final class Exporter implements Runnable {
     private void exportMetrics(long now) {
         long interval = now - lastMetricsMillis;
         lastMetricsMillis = now;
+        List<KindedTable> tables = new ArrayList<KindedTable>(moreMetrics);
+        int[] kinds = new int[tables.size()];
+        List<List<CallStats.Snapshot>> more = new ArrayList<List<CallStats.Snapshot>>(kinds.length);
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = tables.get(i).kind;
+            more.add(tables.get(i).table.takeSnapshots());
+        }
         byte[] metrics = ControlFrames.metrics(now, interval, serverMetrics.takeSnapshots(),
-                clientMetrics.takeSnapshots(), dbMetrics.takeSnapshots(), new ControlFrames.GaugeWriter() {
+                clientMetrics.takeSnapshots(), dbMetrics.takeSnapshots(), kinds, more, new ControlFrames.GaugeWriter() {
                     @Override
                     public void writeGauges(GaugeSource.GaugeSink sink) {
                         sampleGauges(sink);

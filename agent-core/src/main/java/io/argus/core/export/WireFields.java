@@ -56,6 +56,7 @@ final class WireFields {
     static final int CALL_KIND_SERVER = 1;
     static final int CALL_KIND_CLIENT = 2;
     static final int CALL_KIND_DB = 3;
+    static final int CALL_KIND_JOB = 8;
 
     static final int GAUGE_NAME = 1;
     static final int GAUGE_VALUE = 2;

@@ -158,6 +158,31 @@ public final class Tracer {
         return span;
     }
 
+    /**
+     * A client span for a command of a data store other than JDBC, under {@code parent} or, when that is
+     * null, under this thread's current span; null when neither is a sampled span. {@code statement} is
+     * already sanitised; {@code target} keys the metrics when the call ends.
+     */
+    public RecordedSpan startCall(RecordedSpan parent, String system, String operation, String statement,
+                                  String target, String dbName, String host, int port, long startNanos) {
+        if (parent == null) {
+            parent = liveCurrent(THREADS.get());
+        }
+        if (parent == null) {
+            return null;
+        }
+        RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
+        span.method = operation;
+        span.dbSystem = system;
+        span.dbName = dbName;
+        span.host = host;
+        span.port = port;
+        span.target = statement;
+        span.callTarget = target;
+        begin(span, startNanos);
+        return span;
+    }
+
     /** An internal span: a child of the current span, or a new sampled root. Made current. */
     public RecordedSpan startInternal(String name) {
         ThreadContext thread = THREADS.get();
