@@ -91,9 +91,10 @@ public final class DatabaseCalls {
     }
 
     /**
-     * A command's statement for its span: {@code operation} and {@code count} arguments, each a
+     * A command's statement for its span: {@code operation} and its first arguments, each a
      * {@code String}, {@code byte[]}, {@code ByteBuffer}, number, or null for a value to hide ({@code ?});
-     * each argument and the whole are bounded. Call only for a traced command.
+     * each argument and the whole are bounded; {@code count} is how many arguments the command has in
+     * all (more than 32 are not shown). Call only for a traced command.
      */
     public static String statement(String operation, Object[] args, int count) {
         return hooks.statement(operation, args, count);

@@ -14,7 +14,7 @@ public final class CommandStatement {
     /** Characters kept of one argument. */
     static final int MAX_ARG_CHARS = 64;
     /** Arguments written; the rest are counted. */
-    static final int MAX_ARGS = 32;
+    public static final int MAX_ARGS = 32;
     /** Characters of a whole statement, from any source (other stores' plugins build theirs). */
     public static final int MAX_CHARS = 1024;
     static final String HIDDEN = "?";
@@ -22,20 +22,21 @@ public final class CommandStatement {
     private CommandStatement() {
     }
 
+    /**
+     * @param args  the first arguments (a plugin need not collect more than {@link #MAX_ARGS})
+     * @param count how many arguments the command has in all
+     */
     public static String of(String operation, Object[] args, int count) {
         StringBuilder out = new StringBuilder(64).append(operation == null ? "" : operation);
-        if (args == null) {
-            return out.toString();
-        }
-        int n = Math.min(count, args.length);
+        int shown = args == null ? 0 : Math.min(count, args.length);
         int written = 0;
         // room left for one more argument (at most MAX_ARG_CHARS + 4) and the count of the rest
-        for (; written < n && written < MAX_ARGS && out.length() < MAX_CHARS - MAX_ARG_CHARS - 32; written++) {
+        for (; written < shown && written < MAX_ARGS && out.length() < MAX_CHARS - MAX_ARG_CHARS - 32; written++) {
             out.append(' ');
             appendArgument(out, args[written]);
         }
-        if (written < n) {
-            out.append(" ... (").append(n - written).append(" more)");
+        if (written < count) {
+            out.append(" ... (").append(count - written).append(" more)");
         }
         return bounded(out.toString());
     }

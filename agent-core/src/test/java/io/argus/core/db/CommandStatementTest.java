@@ -39,6 +39,8 @@ class CommandStatementTest {
         String many = CommandStatement.of("MGET", keys, keys.length);
         assertThat(many.length()).isLessThanOrEqualTo(CommandStatement.MAX_CHARS);
         assertThat(many).startsWith("MGET key-with").contains("more)");
+        // a plugin passes the first arguments only, with the full count
+        assertThat(CommandStatement.of("DEL", new Object[] {"a", "b"}, 40_000)).isEqualTo("DEL a b ... (39998 more)");
     }
 
     @Test

@@ -19,7 +19,7 @@ final class QueryApi {
     static final int MAX_TRACE_LIMIT = 1000;
     /** The range of the series and the service map when the request names none. */
     static final long DEFAULT_RANGE_MS = 3_600_000;
-    static final List<String> KINDS = List.of("server", "client", "db");
+    static final List<String> KINDS = List.of("server", "client", "db", "job");
     /** Parameters that turn the recent-traces list into a search (whose rows also carry errorCount). */
     private static final List<String> SEARCH_PARAMS = List.of("route", "status", "maxDurationMs", "tag", "sort",
             "from", "to", "range");

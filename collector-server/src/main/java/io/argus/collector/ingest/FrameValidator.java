@@ -159,7 +159,8 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
         for (CallMetric m : batch.getCallsList()) {
             if (m.getKind() != CallMetricKind.CALL_METRIC_KIND_SERVER
                     && m.getKind() != CallMetricKind.CALL_METRIC_KIND_CLIENT
-                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_DB) {
+                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_DB
+                    && m.getKind() != CallMetricKind.CALL_METRIC_KIND_JOB) {
                 throw reject(RejectReason.INVALID_METRICS, "call metric of unknown kind " + m.getKindValue());
             }
             if (m.getBucketCountsCount() > bounds + 1) {

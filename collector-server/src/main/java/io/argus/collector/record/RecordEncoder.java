@@ -26,7 +26,7 @@ public final class RecordEncoder {
     private static final String[] SPAN_KINDS = {"UNSPECIFIED", "SERVER", "CLIENT", "INTERNAL", "PRODUCER", "CONSUMER"};
     private static final String[] SPAN_STATUSES = {"UNSET", "OK", "ERROR"};
     /** By wire value of {@code CallMetricKind}; the validator lets only 1..3 through. */
-    private static final String[] CALL_KINDS = {"unspecified", "server", "client", "db"};
+    private static final String[] CALL_KINDS = {"unspecified", "server", "client", "db", null, null, null, null, "job"};
 
     /** Characters outside the BMP as 4-byte UTF-8, not as escaped surrogate pairs. */
     private final JsonFactory json = JsonFactory.builder()
@@ -169,6 +169,6 @@ public final class RecordEncoder {
     }
 
     private static String label(String[] labels, int value) {
-        return value >= 0 && value < labels.length ? labels[value] : labels[0];
+        return value >= 0 && value < labels.length && labels[value] != null ? labels[value] : labels[0];
     }
 }

@@ -18,14 +18,17 @@ final class DuckDbSchema {
 
     static final String[] SPAN_KINDS = {"UNSPECIFIED", "SERVER", "CLIENT", "INTERNAL", "PRODUCER", "CONSUMER"};
     static final String[] SPAN_STATUSES = {"UNSET", "OK", "ERROR"};
-    /** {@code http_kind} labels by wire value of {@code CallMetricKind}: 1 server, 2 client, 3 db (database calls). */
-    static final String[] CALL_METRIC_KINDS = {"unspecified", "server", "client", "db"};
+    /**
+     * {@code http_kind} labels by wire value of {@code CallMetricKind}: 1 server, 2 client, 3 db (database
+     * calls), 8 job (scheduled job runs); null for a value this collector does not store.
+     */
+    static final String[] CALL_METRIC_KINDS = {"unspecified", "server", "client", "db", null, null, null, null, "job"};
 
     private static final String[] DDL = {
         "CREATE TABLE IF NOT EXISTS argus_meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
         "CREATE TYPE IF NOT EXISTS span_kind AS ENUM ('UNSPECIFIED', 'SERVER', 'CLIENT', 'INTERNAL', 'PRODUCER', 'CONSUMER')",
         "CREATE TYPE IF NOT EXISTS span_status AS ENUM ('UNSET', 'OK', 'ERROR')",
-        "CREATE TYPE IF NOT EXISTS http_kind AS ENUM ('server', 'client', 'db')",
+        "CREATE TYPE IF NOT EXISTS http_kind AS ENUM (" + metricKindList() + ")",
         """
         CREATE TABLE IF NOT EXISTS spans (
           trace_id_high BIGINT NOT NULL,
@@ -107,19 +110,32 @@ final class DuckDbSchema {
         }
     }
 
+    /** The labels of {@link #CALL_METRIC_KINDS} that are stored, quoted for an {@code ENUM}. */
+    static String metricKindList() {
+        StringBuilder out = new StringBuilder();
+        for (int i = 1; i < CALL_METRIC_KINDS.length; i++) {
+            if (CALL_METRIC_KINDS[i] != null) {
+                out.append(out.length() == 0 ? "" : ", ").append('\'').append(CALL_METRIC_KINDS[i]).append('\'');
+            }
+        }
+        return out.toString();
+    }
+
     /**
-     * Data folders written before database metrics existed have {@code http_kind} without 'db'. DuckDB
-     * cannot add a value to an enum, so the column goes through VARCHAR while the type is recreated.
+     * Data folders written by an older collector have an {@code http_kind} without the newer kinds ('db',
+     * 'job'). DuckDB cannot add a value to an enum, so the column goes through VARCHAR while the type is
+     * recreated.
      */
-    private static void addDbMetricKind(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT list_contains(enum_range(NULL::http_kind), 'db')")) {
+    private static void addMetricKinds(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT len(enum_range(NULL::http_kind)) = len([" + metricKindList()
+                + "]) AND list_has_all(enum_range(NULL::http_kind)::VARCHAR[], [" + metricKindList() + "])")) {
             if (rs.next() && rs.getBoolean(1)) {
                 return;
             }
         }
         st.execute("ALTER TABLE http_metrics ALTER kind TYPE VARCHAR");
         st.execute("DROP TYPE http_kind");
-        st.execute("CREATE TYPE http_kind AS ENUM ('server', 'client', 'db')");
+        st.execute("CREATE TYPE http_kind AS ENUM (" + metricKindList() + ")");
         st.execute("ALTER TABLE http_metrics ALTER kind TYPE http_kind");
     }
 
@@ -128,7 +144,7 @@ final class DuckDbSchema {
             for (String ddl : DDL) {
                 st.execute(ddl);
             }
-            addDbMetricKind(st);
+            addMetricKinds(st);
             try (ResultSet rs = st.executeQuery("SELECT value FROM argus_meta WHERE key = 'schema_version'")) {
                 if (rs.next()) {
                     int found = Integer.parseInt(rs.getString(1));
