@@ -6,14 +6,13 @@ import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 import io.argus.testing.RedisServer;
+import io.argus.testing.ScenarioLines;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -66,39 +65,11 @@ class LettuceNewestIT extends AbstractCollectorIT {
     }
 
     static Map<String, String> line(AgentApp app, String kind, String tag) {
-        for (String line : app.lines()) {
-            if (line.startsWith(kind + " tag=" + tag + " ")) {
-                Map<String, String> fields = new HashMap<>();
-                for (String part : line.substring(kind.length() + 1).split(" ")) {
-                    int eq = part.indexOf('=');
-                    if (eq > 0) {
-                        fields.put(part.substring(0, eq), part.substring(eq + 1));
-                    }
-                }
-                return fields;
-            }
-        }
-        throw new AssertionError("no " + kind + " line for " + tag + " in output:\n" + app.output());
+        return ScenarioLines.line(app, kind, tag);
     }
 
-    /** The Redis spans of scenario {@code tag} in start order, each a CLIENT child of its server span. */
     static List<JsonNode> redisSpans(AgentApp app, String tag, int expected) {
-        String[] traceparent = line(app, "ROOT", tag).get("traceparent").split("-");
-        JsonNode trace = awaitTrace(traceparent[1], expected + 1);
-        List<JsonNode> out = new ArrayList<>();
-        for (JsonNode span : trace.path("spans")) {
-            if (!"SERVER".equals(span.path("kind").asText())) {
-                out.add(span);
-            }
-        }
-        assertThat(out).as("redis spans of %s in %s", tag, trace).hasSize(expected);
-        out.sort((a, b) -> Long.compare(a.path("startEpochNanos").asLong(), b.path("startEpochNanos").asLong()));
-        for (JsonNode span : out) {
-            assertThat(span.path("kind").asText()).isEqualTo("CLIENT");
-            assertThat(span.path("parentSpanId").asText()).isEqualToIgnoringCase(traceparent[2]);
-            assertThat(span.path("tags").path("db.system").asText()).isEqualTo("redis");
-        }
-        return out;
+        return ScenarioLines.dbSpans(app, tag, expected, "redis");
     }
 
     static void assertCommand(JsonNode span, String command, String statement) {
@@ -107,15 +78,8 @@ class LettuceNewestIT extends AbstractCollectorIT {
         assertThat(span.path("tags").path("db.statement").asText()).isEqualTo(statement);
     }
 
-    /** command -> "count/errors" of the db metric rows of {@code target}. */
     static Map<String, String> counts(String service, String target) {
-        Map<String, String> counts = new HashMap<>();
-        for (JsonNode row : api.get("/api/metrics/http?service=" + service + "&kind=db")) {
-            if (target.equals(row.path("target").asText())) {
-                counts.put(row.path("method").asText(), row.path("count").asLong() + "/" + row.path("errors").asLong());
-            }
-        }
-        return counts;
+        return ScenarioLines.dbCounts(api, service, target);
     }
 
     static final Map<String, String> EXPECTED = Map.of("GET", "5/2", "SET", "4/0", "INCR", "3/1", "DEL", "2/0",
