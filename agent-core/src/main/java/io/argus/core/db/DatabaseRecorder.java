@@ -64,7 +64,7 @@ public final class DatabaseRecorder implements DatabaseHooks {
         }
         long now = System.nanoTime();
         RecordedSpan recorded = span instanceof RecordedSpan ? (RecordedSpan) span : null;
-        if (target == null && recorded != null) {
+        if (target == null && recorded != null && !recorded.callTarget().isEmpty()) {
             target = recorded.callTarget();
         }
         metrics.record(operation, target, 0, now - startNanos, error != null);

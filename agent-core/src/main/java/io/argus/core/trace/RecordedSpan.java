@@ -205,7 +205,10 @@ public final class RecordedSpan extends ActiveSpan {
         return dbName;
     }
 
-    /** The metrics target of a database call of a store other than JDBC; null for the others. */
+    /**
+     * The metrics target of a database call of a store other than JDBC ({@code ""} when the plugin knew
+     * none at the start); null for every other span.
+     */
     public String callTarget() {
         return callTarget;
     }

@@ -178,7 +178,8 @@ public final class Tracer {
         span.host = host;
         span.port = port;
         span.target = statement;
-        span.callTarget = target;
+        // never null on these spans: it also tells the exporter their statement is sanitised already
+        span.callTarget = target == null ? "" : target;
         begin(span, startNanos);
         return span;
     }
