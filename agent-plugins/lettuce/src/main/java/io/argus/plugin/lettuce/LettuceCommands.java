@@ -9,11 +9,13 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandWrapper;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.Channel;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -90,12 +92,12 @@ public final class LettuceCommands {
                 error = errorReply();
             }
         }
-        DatabaseCalls.endCall(call instanceof ActiveSpan ? (ActiveSpan) call : null, start, c.getType().name(),
+        DatabaseCalls.endCall(call instanceof ActiveSpan ? (ActiveSpan) call : null, start, name(c.getType()),
                 call instanceof String ? (String) call : null, error);
     }
 
     private static ActiveSpan startSpan(Command<?, ?, ?> command, String target, Object channel) {
-        String operation = command.getType().name();
+        String operation = name(command.getType());
         String host = null;
         int port = -1;
         SocketAddress address = channel instanceof Channel ? ((Channel) channel).remoteAddress() : null;
@@ -105,6 +107,17 @@ public final class LettuceCommands {
         }
         return DatabaseCalls.startCall(null, SYSTEM, operation, LettuceStatements.of(operation, command.getArgs()),
                 target, null, host, port);
+    }
+
+    /**
+     * A command's or keyword's name: the enum constant's ({@code CommandType.GET}, without allocating);
+     * else its bytes. Not {@code ProtocolKeyword.name()}: some 6.x releases (6.6) do not have it.
+     */
+    static String name(ProtocolKeyword keyword) {
+        if (keyword instanceof Enum) {
+            return ((Enum<?>) keyword).name();
+        }
+        return keyword == null ? "command" : new String(keyword.getBytes(), StandardCharsets.US_ASCII);
     }
 
     /** {@code redis://host:port}, made once per endpoint (a connection, or a cluster node's) and kept on it. */

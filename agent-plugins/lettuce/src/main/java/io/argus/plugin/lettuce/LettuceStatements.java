@@ -37,7 +37,7 @@ public final class LettuceStatements {
                 Field value = argument == null ? null : shownField(argument.getClass());
                 Object v = value == null ? null : value.get(argument);
                 shown[i] = v instanceof io.lettuce.core.protocol.ProtocolKeyword
-                        ? ((io.lettuce.core.protocol.ProtocolKeyword) v).name() : v;
+                        ? LettuceCommands.name((io.lettuce.core.protocol.ProtocolKeyword) v) : v;
             }
             return DatabaseCalls.statement(operation, shown, count);
         } catch (Throwable t) {
