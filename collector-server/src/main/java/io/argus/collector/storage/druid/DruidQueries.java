@@ -184,12 +184,16 @@ final class DruidQueries {
     private String edgeSpans(TimeRange range, List<Object> params) {
         String dbSystem = "JSON_VALUE(c.tags, '$[''db.system'']')";
         String dbName = "JSON_VALUE(c.tags, '$[''db.name'']')";
+        String dbPeer = "NULLIF(JSON_VALUE(c.tags, '$.peer'), '')";
+        // the node a database's metrics name too (DatabaseNodes): system, then server and database
+        String dbNode = "COALESCE('/' || " + dbPeer + " || COALESCE('/' || " + dbName + ", ''), '/' || " + dbName
+                + ", '')";
         String host = "COALESCE(NULLIF(JSON_VALUE(c.tags, '$.peer'), ''), NULLIF(REGEXP_EXTRACT("
                 + "JSON_VALUE(c.tags, '$[''http.url'']'), ?, 1), ''), c.name)";
         String sql = "SELECT c.trace_id AS trace_id, c.service AS source,"
                 + " CASE WHEN callee.service IS NOT NULL THEN callee.service"
                 + " WHEN " + dbSystem + " IS NOT NULL THEN '" + ServiceMapNode.DB_PREFIX + "' || " + dbSystem
-                + " || COALESCE('/' || " + dbName + ", '')"
+                + " || " + dbNode
                 + " ELSE '" + ServiceMapNode.EXTERNAL_PREFIX + "' || " + host + " END AS target,"
                 + " CASE WHEN callee.service IS NOT NULL THEN 'service' WHEN " + dbSystem
                 + " IS NOT NULL THEN 'database' ELSE 'external' END AS target_type,"
