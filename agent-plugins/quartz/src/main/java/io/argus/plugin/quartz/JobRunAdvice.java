@@ -14,19 +14,22 @@ public final class JobRunAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static long enter(@Advice.FieldValue("jec") Object context, @Advice.Local("argusJob") String job,
+    public static long enter(@Advice.FieldValue("jec") Object context, @Advice.Local("argusJob") String[] job,
                              @Advice.Local("argusPrevious") Object previous, @Advice.Local("argusSpan") ActiveSpan span) {
         previous = JobCalls.enter(); // first: exit always puts back what this took
-        job = QuartzJobs.name(context);
-        span = JobCalls.start(QuartzJobs.spanName(job));
+        job = QuartzJobs.names(context);
+        if (job != null) {
+            span = JobCalls.start(job[1]);
+        }
         return System.nanoTime();
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.This Object shell, @Advice.Enter long start, @Advice.Local("argusJob") String job,
+    public static void exit(@Advice.This Object shell, @Advice.Enter long start, @Advice.Local("argusJob") String[] job,
                             @Advice.Local("argusPrevious") Object previous, @Advice.Local("argusSpan") ActiveSpan span,
                             @Advice.Thrown Throwable thrown) {
         Throwable failed = QuartzJobs.ERROR.remove(shell);
-        JobCalls.exit(span, job == null ? 0 : start, QuartzJobs.SCHEDULER, job, thrown != null ? thrown : failed, previous);
+        JobCalls.exit(span, job == null ? 0 : start, QuartzJobs.SCHEDULER, job == null ? null : job[0],
+                thrown != null ? thrown : failed, previous);
     }
 }

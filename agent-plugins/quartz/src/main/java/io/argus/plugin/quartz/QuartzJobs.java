@@ -6,6 +6,8 @@ import org.quartz.JobExecutionContext;
 import org.quartz.JobKey;
 import org.quartz.SchedulerException;
 
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * A firing's job name ({@code group.name}, Quartz's own {@code JobKey} form) and its error. A helper
  * class: defined in Quartz's class loader.
@@ -21,17 +23,29 @@ public final class QuartzJobs {
     private QuartzJobs() {
     }
 
-    public static String name(Object context) {
+    /** {job name, span name} per job key, made once: a firing looks them up without allocating. */
+    private static final ConcurrentHashMap<JobKey, String[]> NAMES = new ConcurrentHashMap<JobKey, String[]>();
+    private static final int MAX_NAMES = 10_000;
+
+    /** {@code {group.name, "Quartz group.name"}} of the firing's job; null when it has none. */
+    public static String[] names(Object context) {
         if (!(context instanceof JobExecutionContext)) {
             return null;
         }
         JobDetail detail = ((JobExecutionContext) context).getJobDetail();
         JobKey key = detail == null ? null : detail.getKey();
-        return key == null ? null : key.getGroup() + "." + key.getName();
-    }
-
-    public static String spanName(String job) {
-        return job == null ? "Quartz job" : "Quartz " + job;
+        if (key == null) {
+            return null;
+        }
+        String[] names = NAMES.get(key);
+        if (names == null) {
+            String job = key.getGroup() + "." + key.getName();
+            names = new String[] {job, "Quartz " + job};
+            if (NAMES.size() < MAX_NAMES) {
+                NAMES.put(key, names);
+            }
+        }
+        return names;
     }
 
     /**
