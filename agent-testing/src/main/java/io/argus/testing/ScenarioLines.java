@@ -59,6 +59,13 @@ public final class ScenarioLines {
         return out;
     }
 
+    /** A database span's name, {@code db.operation} and {@code db.statement}. */
+    public static void assertDbCall(JsonNode span, String name, String operation, String statement) {
+        assertThat(span.path("name").asText()).isEqualTo(name);
+        assertThat(span.path("tags").path("db.operation").asText()).isEqualTo(operation);
+        assertThat(span.path("tags").path("db.statement").asText()).isEqualTo(statement);
+    }
+
     /** method -> "count/errors" of the service's {@code db} metric rows for {@code target}. */
     public static Map<String, String> dbCounts(CollectorClient api, String service, String target) {
         Map<String, String> counts = new HashMap<>();

@@ -144,18 +144,7 @@ public final class Tracer {
      */
     public RecordedSpan startDb(String type, String system, String dbName, String host, int port, String sql) {
         RecordedSpan parent = liveCurrent(THREADS.get());
-        if (parent == null) {
-            return null;
-        }
-        RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
-        span.method = type;
-        span.dbSystem = system;
-        span.dbName = dbName;
-        span.host = host;
-        span.port = port;
-        span.target = sql;
-        begin(span, System.nanoTime());
-        return span;
+        return parent == null ? null : dbChild(parent, type, system, dbName, host, port, sql, System.nanoTime());
     }
 
     /**
@@ -171,6 +160,15 @@ public final class Tracer {
         if (parent == null) {
             return null;
         }
+        RecordedSpan span = dbChild(parent, operation, system, dbName, host, port, statement, startNanos);
+        // never null on these spans: it also tells the exporter their statement is sanitised already
+        span.callTarget = target == null ? "" : target;
+        return span;
+    }
+
+    /** A database client span under {@code parent}: {@code statement} is SQL or another store's command. */
+    private RecordedSpan dbChild(RecordedSpan parent, String operation, String system, String dbName, String host,
+                                 int port, String statement, long startNanos) {
         RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
         span.method = operation;
         span.dbSystem = system;
@@ -178,8 +176,6 @@ public final class Tracer {
         span.host = host;
         span.port = port;
         span.target = statement;
-        // never null on these spans: it also tells the exporter their statement is sanitised already
-        span.callTarget = target == null ? "" : target;
         begin(span, startNanos);
         return span;
     }

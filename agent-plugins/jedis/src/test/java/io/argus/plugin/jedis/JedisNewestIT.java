@@ -15,8 +15,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,10 +34,8 @@ class JedisNewestIT extends AbstractCollectorIT {
         if (version.equals(System.getProperty("argus.test.jedis.newest"))) {
             return AgentApp.applicationClasspath();
         }
-        String jar = Paths.get(System.getProperty("argus.test.libs"), "jedis-" + version, "jedis-" + version + ".jar").toString();
-        return Stream.concat(Stream.of(jar), Stream.of(AgentApp.applicationClasspath().split(File.pathSeparator))
-                        .filter(entry -> !entry.contains(File.separator + "jedis-")))
-                .collect(Collectors.joining(File.pathSeparator));
+        return AgentApp.applicationClasspath(List.of(Paths.get(System.getProperty("argus.test.libs"), "jedis-" + version,
+                "jedis-" + version + ".jar").toString()), File.separator + "jedis-", null);
     }
 
     AgentApp start(String javaHome, String service, RedisServer redis) {
@@ -60,9 +56,7 @@ class JedisNewestIT extends AbstractCollectorIT {
     }
 
     static void assertCommand(JsonNode span, String command, String statement) {
-        assertThat(span.path("name").asText()).isEqualTo(command + " redis");
-        assertThat(span.path("tags").path("db.operation").asText()).isEqualTo(command);
-        assertThat(span.path("tags").path("db.statement").asText()).isEqualTo(statement);
+        ScenarioLines.assertDbCall(span, command + " redis", command, statement);
     }
 
     static final Map<String, String> EXPECTED = Map.of("GET", "4/2", "SET", "3/0", "INCR", "2/1", "DEL", "2/0",

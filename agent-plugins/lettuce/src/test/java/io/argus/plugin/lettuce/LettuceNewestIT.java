@@ -15,8 +15,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,15 +36,12 @@ class LettuceNewestIT extends AbstractCollectorIT {
      */
     String classpath() {
         String version = version();
-        Stream<String> lettuce = version.equals(System.getProperty("argus.test.lettuce.newest")) ? Stream.empty()
-                : Stream.of(Paths.get(System.getProperty("argus.test.libs"), "lettuce-" + version,
-                        "lettuce-core-" + version + ".jar").toString());
-        Stream<String> netty = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> entry.contains(File.separator + "netty-"));
-        Stream<String> rest = Stream.of(AgentApp.applicationClasspath().split(File.pathSeparator))
-                .filter(entry -> lettuce == null || version.equals(System.getProperty("argus.test.lettuce.newest"))
-                        || !entry.contains("lettuce-core"));
-        return Stream.of(lettuce, netty, rest).flatMap(s -> s).collect(Collectors.joining(File.pathSeparator));
+        String netty = File.separator + "netty-";
+        if (version.equals(System.getProperty("argus.test.lettuce.newest"))) {
+            return AgentApp.applicationClasspath(List.of(), null, netty);
+        }
+        return AgentApp.applicationClasspath(List.of(Paths.get(System.getProperty("argus.test.libs"), "lettuce-" + version,
+                "lettuce-core-" + version + ".jar").toString()), File.separator + "lettuce-core-", netty);
     }
 
     AgentApp start(String javaHome, String service, RedisServer redis, Map<String, String> settings) {
@@ -73,9 +68,7 @@ class LettuceNewestIT extends AbstractCollectorIT {
     }
 
     static void assertCommand(JsonNode span, String command, String statement) {
-        assertThat(span.path("name").asText()).isEqualTo(command + " redis");
-        assertThat(span.path("tags").path("db.operation").asText()).isEqualTo(command);
-        assertThat(span.path("tags").path("db.statement").asText()).isEqualTo(statement);
+        ScenarioLines.assertDbCall(span, command + " redis", command, statement);
     }
 
     static Map<String, String> counts(String service, String target) {

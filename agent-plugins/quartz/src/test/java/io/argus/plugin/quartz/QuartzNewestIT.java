@@ -13,8 +13,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,10 +34,8 @@ class QuartzNewestIT extends AbstractCollectorIT {
         if (version.equals(System.getProperty("argus.test.quartz.oldest"))) {
             return AgentApp.applicationClasspath();
         }
-        String jar = Paths.get(System.getProperty("argus.test.libs"), "quartz-" + version, "quartz-" + version + ".jar").toString();
-        return Stream.concat(Stream.of(jar), Stream.of(AgentApp.applicationClasspath().split(File.pathSeparator))
-                        .filter(entry -> !entry.contains(File.separator + "quartz-")))
-                .collect(Collectors.joining(File.pathSeparator));
+        return AgentApp.applicationClasspath(List.of(Paths.get(System.getProperty("argus.test.libs"), "quartz-" + version,
+                "quartz-" + version + ".jar").toString()), File.separator + "quartz-", null);
     }
 
     AgentApp run(String javaHome, String service) {

@@ -1,8 +1,6 @@
 package io.argus.plugin.jedis.app;
 
-import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.server.ServerCalls;
+import io.argus.testing.app.Scenarios;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.Pipeline;
@@ -18,48 +16,44 @@ import java.util.Arrays;
  */
 public final class JedisApp {
 
-    interface Work {
-        void run() throws Exception;
-    }
-
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         // spans that end before the agent has connected to the collector are dropped by design
         Thread.sleep(1500);
-        try (Jedis jedis = new Jedis("127.0.0.1", port, 700);
+        try (Jedis jedis = new Jedis("127.0.0.1", port, 1000);
              JedisPooled pooled = new JedisPooled("127.0.0.1", port)) {
-            traced("sync", () -> {
+            Scenarios.traced("sync", () -> {
                 jedis.set("user:42", "secret-value");
                 jedis.get("user:42");
                 jedis.hset("profile:42", "email", "someone@example.com");
                 jedis.mget("user:42", "profile:missing");
                 jedis.del("user:42");
             });
-            traced("pooled", () -> {
+            Scenarios.traced("pooled", () -> {
                 pooled.set("pooled:1", "secret-pooled");
                 pooled.incr("counter");
             });
-            traced("pipeline", () -> {
+            Scenarios.traced("pipeline", () -> {
                 Pipeline p = jedis.pipelined();
                 p.set("p:1", "secret-pipelined");
                 p.incr("counter");
                 p.get("p:1");
                 p.sync();
             });
-            traced("transaction", () -> {
+            Scenarios.traced("transaction", () -> {
                 Transaction t = jedis.multi();
                 t.set("tx:1", "secret-tx");
                 t.incr("counter");
                 t.exec();
             });
-            traced("error", () -> {
+            Scenarios.traced("error", () -> {
                 try {
                     jedis.incr("pooled:1"); // a string: -ERR value is not an integer
                 } catch (Exception e) {
-                    error("error", e);
+                    Scenarios.error("error", e);
                 }
             });
-            traced("huge", () -> {
+            Scenarios.traced("huge", () -> {
                 char[] big = new char[2_000_000];
                 Arrays.fill(big, 'v');
                 char[] key = new char[10_000];
@@ -67,54 +61,33 @@ public final class JedisApp {
                 jedis.set(new String(key), new String(big));
                 jedis.del(new String(key));
             });
-            traced("timeout", () -> {
+            Scenarios.traced("timeout", () -> {
                 try (Jedis pauser = new Jedis("127.0.0.1", port)) {
-                    pauser.clientPause(1500); // the server stalls every client for 1.5 s
+                    pauser.clientPause(2500); // the server stalls every client for 2.5 s
                 }
                 try {
                     jedis.get("user:42");
                 } catch (Exception e) {
-                    error("timeout", e);
+                    Scenarios.error("timeout", e);
                 }
             });
-            Thread.sleep(1200); // the pause is over
+            Thread.sleep(2600); // the pause is over
             pooled.get("untraced"); // no parent span: metrics only
-            print("CONTEXT tag=after current=" + (TraceContext.current() != null));
+            Scenarios.afterwards("after");
             try (Jedis stopper = new Jedis("127.0.0.1", port)) {
                 stopper.shutdown();
             } catch (Exception expected) {
                 // the server closes the connection
             }
-            traced("down", () -> {
+            Scenarios.traced("down", () -> {
                 try {
                     pooled.get("user:42");
                 } catch (Exception e) {
-                    error("down", e);
+                    Scenarios.error("down", e);
                 }
             });
         }
-        print("DONE");
+        Scenarios.print("DONE");
         Thread.sleep(Long.MAX_VALUE);
-    }
-
-    private static void traced(String tag, Work work) throws Exception {
-        long start = System.nanoTime();
-        ActiveSpan root = ServerCalls.start("GET", "/" + tag, null, null);
-        print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()));
-        try {
-            work.run();
-        } finally {
-            ServerCalls.end(root, start, "GET", "/" + tag, 200, null);
-        }
-        print("CONTEXT tag=" + tag + " current=" + (TraceContext.current() != null));
-    }
-
-    private static void error(String tag, Exception e) {
-        print("ERROR tag=" + tag + " class=" + e.getClass().getName());
-    }
-
-    private static void print(String line) {
-        System.out.println(line);
-        System.out.flush();
     }
 }

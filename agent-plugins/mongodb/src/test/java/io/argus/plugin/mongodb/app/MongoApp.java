@@ -7,9 +7,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import io.argus.bridge.ActiveSpan;
-import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.server.ServerCalls;
+import io.argus.testing.app.Scenarios;
 import org.bson.Document;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -28,10 +26,6 @@ import java.util.Arrays;
  */
 public final class MongoApp {
 
-    interface Work {
-        void run() throws Exception;
-    }
-
     public static void main(String[] args) throws Exception {
         // spans that end before the agent has connected to the collector are dropped by design
         Thread.sleep(1500);
@@ -47,7 +41,7 @@ public final class MongoApp {
             // untraced, first: the clients find the server (and, for the reactive one, its sessions)
             orders.countDocuments();
             Mono.from(reactive.getDatabase("shop").getCollection("orders").countDocuments()).block();
-            traced("sync", () -> {
+            Scenarios.traced("sync", () -> {
                 orders.insertOne(new Document("name", "secret-name").append("status", "paid").append("total", 42));
                 orders.find(Filters.and(Filters.eq("status", "paid"), Filters.gt("total", 10))).first();
                 orders.updateOne(Filters.eq("name", "secret-name"), Updates.set("status", "shipped"));
@@ -55,58 +49,37 @@ public final class MongoApp {
             });
             com.mongodb.reactivestreams.client.MongoCollection<Document> reactiveOrders =
                     reactive.getDatabase("shop").getCollection("orders");
-            traced("reactive", () -> {
+            Scenarios.traced("reactive", () -> {
                 Mono.from(reactiveOrders.insertOne(new Document("name", "secret-reactive").append("status", "new"))).block();
                 Flux.from(reactiveOrders.find(Filters.eq("status", "new"))).collectList().block();
             });
-            traced("error", () -> {
+            Scenarios.traced("error", () -> {
                 try {
                     client.getDatabase("shop").runCommand(new Document("noSuchCommand", 1));
                 } catch (Exception e) {
-                    error("error", e);
+                    Scenarios.error("error", e);
                 }
             });
-            traced("huge", () -> {
+            Scenarios.traced("huge", () -> {
                 char[] big = new char[1_000_000];
                 Arrays.fill(big, 'v');
                 orders.find(Filters.eq("name", new String(big))).first();
             });
             orders.countDocuments(); // untraced: metrics only
-            print("CONTEXT tag=after current=" + (TraceContext.current() != null));
-            print("STOP-SERVER");
+            Scenarios.afterwards("after");
+            Scenarios.print("STOP-SERVER");
             while (!Files.exists(Paths.get(args[1]))) {
                 Thread.sleep(20);
             }
-            traced("down", () -> {
+            Scenarios.traced("down", () -> {
                 try {
                     orders.find(Filters.eq("status", "paid")).first();
                 } catch (Exception e) {
-                    error("down", e);
+                    Scenarios.error("down", e);
                 }
             });
         }
-        print("DONE");
+        Scenarios.print("DONE");
         Thread.sleep(Long.MAX_VALUE);
-    }
-
-    private static void traced(String tag, Work work) throws Exception {
-        long start = System.nanoTime();
-        ActiveSpan root = ServerCalls.start("GET", "/" + tag, null, null);
-        print("ROOT tag=" + tag + " traceparent=" + (root == null ? "null" : root.traceparent()));
-        try {
-            work.run();
-        } finally {
-            ServerCalls.end(root, start, "GET", "/" + tag, 200, null);
-        }
-        print("CONTEXT tag=" + tag + " current=" + (TraceContext.current() != null));
-    }
-
-    private static void error(String tag, Exception e) {
-        print("ERROR tag=" + tag + " class=" + e.getClass().getName());
-    }
-
-    private static void print(String line) {
-        System.out.println(line);
-        System.out.flush();
     }
 }
