@@ -55,10 +55,11 @@ final class SyntheticFleet {
     /**
      * What stock's data stores and orders' scheduled job report besides the traced calls: database cells
      * (Redis GET 40 with 1 error, MongoDB find 12) and a job cell (quartz reports.nightly 3 runs, 1 failed),
-     * each in the fleet's first interval, every call 2 ms.
+     * each in the interval five minutes into the fleet's range (inside any range that starts with the fleet, whatever
+     * minute Druid rolls it into), every call 2 ms.
      */
     static List<Cell> storeAndJobCells(long startMs) {
-        long ts = Math.floorDiv(startMs, INTERVAL_MS) * INTERVAL_MS;
+        long ts = Math.floorDiv(startMs + 300_000, INTERVAL_MS) * INTERVAL_MS;
         List<Cell> out = new ArrayList<>();
         out.add(fixedCell(ts, "stock", STOCK, "db", "GET", REDIS, 40, 1));
         out.add(fixedCell(ts, "stock", STOCK, "db", "find", MONGO, 12, 0));
