@@ -204,7 +204,7 @@ class WriteGroupingTest {
         int frames = 150;
         Path data = dir.resolve("collector");
         Map<String, Long> expected = new HashMap<>();
-        try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
+        try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).otlpHttpPort(0)
                 .dataDir(data).build())) {
             ExecutorService pool = Executors.newFixedThreadPool(agents);
             CountDownLatch go = new CountDownLatch(1);
