@@ -15,6 +15,8 @@ public final class Tags {
     public static final String DB_SYSTEM = "db.system";
     public static final String DB_NAME = "db.name";
     public static final String DB_OPERATION = "db.operation";
+    /** A MongoDB collection (OpenTelemetry's {@code db.collection.name}). */
+    public static final String DB_COLLECTION = "db.collection.name";
     public static final String CODE_METHOD = "code.method";
     /** Messaging spans (OpenTelemetry's messaging conventions): the system, the topic or queue, the operation. */
     public static final String MESSAGING_SYSTEM = "messaging.system";

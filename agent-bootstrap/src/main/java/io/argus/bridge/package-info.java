@@ -8,7 +8,9 @@
  *   <li>{@link io.argus.bridge.server.ServerCalls}: inbound requests (server spans, server metrics);</li>
  *   <li>{@link io.argus.bridge.client.ClientCalls}: outbound calls (client spans, header injection,
  *       client metrics);</li>
- *   <li>{@link io.argus.bridge.db.DatabaseCalls}: statement executions (database spans and metrics);</li>
+ *   <li>{@link io.argus.bridge.db.DatabaseCalls}: database calls, JDBC statements and other stores'
+ *       commands (database spans and metrics);</li>
+ *   <li>{@link io.argus.bridge.job.JobCalls}: scheduled jobs (root spans and job metrics);</li>
  *   <li>{@link io.argus.bridge.messaging.MessagingCalls}: messages sent to and processed from a broker
  *       (producer and consumer spans, context in the message headers, messaging metrics);</li>
  *   <li>{@link io.argus.bridge.rpc.RpcCalls}: remote procedure calls (gRPC server and client spans, RPC

@@ -7,6 +7,7 @@ import io.argus.bridge.AgentStatus;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.db.DatabaseCalls;
+import io.argus.bridge.job.JobCalls;
 import io.argus.bridge.messaging.MessagingCalls;
 import io.argus.bridge.rpc.RpcCalls;
 import io.argus.bridge.server.ServerCalls;
@@ -15,6 +16,7 @@ import io.argus.core.db.DatabaseRecorder;
 import io.argus.core.messaging.MessagingRecorder;
 import io.argus.core.rpc.RpcRecorder;
 import io.argus.core.db.StatementTracker;
+import io.argus.core.job.JobRecorder;
 import io.argus.core.plugin.FieldDeclaration;
 import io.argus.core.server.RouteNormalizer;
 import io.argus.core.server.ServerRecorder;
@@ -91,6 +93,7 @@ public final class AgentRuntime {
         CallMetricsTable serverMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable clientMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);
+        CallMetricsTable jobMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue, settings.honorInboundSampling);
 
         List<String> started = new ArrayList<String>();
@@ -130,6 +133,7 @@ public final class AgentRuntime {
         CallMetricsTable rpcServerMetrics = new CallMetricsTable(settings.maxMetricTargets);
         CallMetricsTable rpcClientMetrics = new CallMetricsTable(settings.maxMetricTargets);
         RpcCalls.install(new RpcRecorder(tracer, rpcServerMetrics, rpcClientMetrics));
+        JobCalls.install(new JobRecorder(tracer, jobMetrics));
 
         // from here on every class goes through the engine; classes the gate held go on. What is left of the
         // start-up runs beside the application
@@ -154,6 +158,7 @@ public final class AgentRuntime {
                 version);
         exporter.addMessagingMetrics(producedMetrics, consumedMetrics);
         exporter.addRpcMetrics(rpcServerMetrics, rpcClientMetrics);
+        exporter.addCallMetrics(Exporter.JOB_METRICS_KIND, jobMetrics);
         for (GaugeSource gauge : gauges) {
             exporter.addGaugeSource(gauge);
         }

@@ -14,7 +14,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -29,7 +28,7 @@ public final class AgentApp implements AutoCloseable {
     private static final List<String> AGENT_SIDE = List.of(
             "argus-agent-core", "argus-agent-bootstrap", "argus-protocol", "argus-collector-server",
             "argus-agent-testing", "argus-plugin-", "/byte-buddy", "/netty-", "/protobuf-java", "/jctools-core",
-            "/duckdb", "/jackson-", "/micrometer-", "/asm-", "/junit", "/opentest4j", "/apiguardian", "/assertj",
+            "/duckdb", "/jackson-", "/mongo-java-server", "/micrometer-", "/asm-", "/junit", "/opentest4j", "/apiguardian", "/assertj",
             "surefire", "failsafe");
 
     private final Process process;
@@ -86,6 +85,29 @@ public final class AgentApp implements AutoCloseable {
                 .filter(entry -> entry.equals(testingApp)
                         || (AGENT_SIDE.stream().noneMatch(entry::contains) && !isModuleMainClasses(entry)))
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /**
+     * {@link #applicationClasspath()} for another version of a library: {@code replacements} first (the
+     * version's jars), then the entries not naming {@code replaced} (a path fragment such as
+     * {@code "/jedis-"}), then {@code extra} entries of this JVM's class path that the application
+     * class path leaves out (e.g. a library's Netty, {@code "/netty-"}), if any.
+     */
+    public static String applicationClasspath(List<String> replacements, String replaced, String extra) {
+        List<String> entries = new ArrayList<>(replacements);
+        for (String entry : applicationClasspath().split(File.pathSeparator)) {
+            if (replaced == null || !entry.contains(replaced)) {
+                entries.add(entry);
+            }
+        }
+        if (extra != null) {
+            for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                if (entry.contains(extra)) {
+                    entries.add(entry);
+                }
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     /**
@@ -179,15 +201,7 @@ public final class AgentApp implements AutoCloseable {
     /** Stops the JVM the way an operator would (SIGTERM, so shutdown hooks run), then forcibly. */
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        Processes.stop(process);
     }
 
     private static void sleep(long millis) {

@@ -2,7 +2,10 @@ package io.argus.bridge.db;
 
 import io.argus.bridge.ActiveSpan;
 
-/** Statement executions (JDBC): database spans and metrics. See the package {@code io.argus.bridge}. */
+/**
+ * Database calls: JDBC statement executions, and the commands of other data stores (Redis,
+ * MongoDB), as database spans and metrics (kind {@code db}). See the package {@code io.argus.bridge}.
+ */
 public final class DatabaseCalls {
 
     private static volatile DatabaseHooks hooks = DatabaseHooks.NOOP;
@@ -53,5 +56,47 @@ public final class DatabaseCalls {
      */
     public static void exit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error) {
         hooks.exit(span, startNanos, statement, sql, error);
+    }
+
+    /**
+     * Starts a client span for one command of a data store other than JDBC, under {@code parent} (a
+     * context from {@link io.argus.bridge.context.TraceContext#current()}, for a command sent on another
+     * thread than its caller's) or, when {@code parent} is null, under this thread's current span. Null
+     * when that is not sampled.
+     *
+     * @param system    {@code redis}, {@code mongodb}, ...
+     * @param operation the command ({@code GET}, {@code find}); keys the metrics with the target
+     * @param statement the sanitised command, kept and bounded by the core (see {@link #statement})
+     * @param target    the metrics target, {@code redis://host:port}, {@code mongodb://host:port/db}
+     * @param dbName    the database (a MongoDB database, a Redis database index), or null
+     */
+    public static ActiveSpan startCall(Object parent, String system, String operation, String statement, String target,
+                                       String dbName, String host, int port) {
+        return hooks.startCall(parent, system, operation, statement, target, dbName, host, port);
+    }
+
+    /**
+     * Ends a command started at {@code startNanos} (from {@link #enter}, or {@code System.nanoTime()} for
+     * a command that completes elsewhere): records it in the database metrics under (operation, target)
+     * and ends the span, if any; {@code target} may be null when the span carries it. {@code error} is
+     * what the application sees fail, or null.
+     */
+    public static void endCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
+        hooks.endCall(span, startNanos, operation, target, error);
+    }
+
+    /** As {@link #endCall}, for a command entered with {@link #enter} on this thread: leaves it too. */
+    public static void exitCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
+        hooks.exitCall(span, startNanos, operation, target, error);
+    }
+
+    /**
+     * A command's statement for its span: {@code operation} and its first arguments, each a
+     * {@code String}, {@code byte[]}, {@code ByteBuffer}, number, or null for a value to hide ({@code ?});
+     * each argument and the whole are bounded; {@code count} is how many arguments the command has in
+     * all (more than 32 are not shown). Call only for a traced command.
+     */
+    public static String statement(String operation, Object[] args, int count) {
+        return hooks.statement(operation, args, count);
     }
 }

@@ -15,6 +15,15 @@ public interface DatabaseHooks {
 
     void exit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error);
 
+    ActiveSpan startCall(Object parent, String system, String operation, String statement, String target,
+                         String dbName, String host, int port);
+
+    void endCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error);
+
+    void exitCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error);
+
+    String statement(String operation, Object[] args, int count);
+
     /** Does nothing; in place until the core installs itself, and when the agent is off. */
     DatabaseHooks NOOP = new DatabaseHooks() {
         @Override
@@ -37,6 +46,25 @@ public interface DatabaseHooks {
 
         @Override
         public void exit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error) {
+        }
+
+        @Override
+        public ActiveSpan startCall(Object parent, String system, String operation, String statement, String target,
+                                    String dbName, String host, int port) {
+            return null;
+        }
+
+        @Override
+        public void endCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
+        }
+
+        @Override
+        public void exitCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
+        }
+
+        @Override
+        public String statement(String operation, Object[] args, int count) {
+            return operation;
         }
     };
 }

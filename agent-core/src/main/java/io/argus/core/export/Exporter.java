@@ -5,6 +5,7 @@ import io.argus.core.AgentLog;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
+import io.argus.core.metrics.CallStats;
 import io.argus.core.trace.RecordedSpan;
 
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public final class Exporter implements Runnable {
     private final CallMetricsTable serverMetrics;
     private final CallMetricsTable clientMetrics;
     private final CallMetricsTable dbMetrics;
+    /** Call metrics of further kinds (scheduled jobs), each under its wire kind. */
     private final AgentCounters counters;
     private final List<GaugeSource> gauges = new CopyOnWriteArrayList<GaugeSource>();
     /** Call-metric tables of the kinds past the three above. */
@@ -87,16 +89,24 @@ public final class Exporter implements Runnable {
         this.observingSinceMillis = sinceMillis;
     }
 
+    /** Sends {@code table}'s cells under {@code wireKind} (a {@code CallMetricKind} number) every interval. */
+    public void addCallMetrics(int wireKind, CallMetricsTable table) {
+        moreTables.add(new KindTable(wireKind, table));
+    }
+
+    /** The wire kind of the scheduled jobs' metrics ({@code CALL_METRIC_KIND_JOB}). */
+    public static final int JOB_METRICS_KIND = WireFields.CALL_KIND_JOB;
+
     /** Messages produced (acknowledged) and processed, sent as call-metric kinds 4 and 5. */
     public void addMessagingMetrics(CallMetricsTable produced, CallMetricsTable consumed) {
-        moreTables.add(new KindTable(WireFields.CALL_KIND_MESSAGING_PRODUCE, produced));
-        moreTables.add(new KindTable(WireFields.CALL_KIND_MESSAGING_CONSUME, consumed));
+        addCallMetrics(WireFields.CALL_KIND_MESSAGING_PRODUCE, produced);
+        addCallMetrics(WireFields.CALL_KIND_MESSAGING_CONSUME, consumed);
     }
 
     /** RPC calls served and made, sent as call-metric kinds 6 and 7. */
     public void addRpcMetrics(CallMetricsTable server, CallMetricsTable client) {
-        moreTables.add(new KindTable(WireFields.CALL_KIND_RPC_SERVER, server));
-        moreTables.add(new KindTable(WireFields.CALL_KIND_RPC_CLIENT, client));
+        addCallMetrics(WireFields.CALL_KIND_RPC_SERVER, server);
+        addCallMetrics(WireFields.CALL_KIND_RPC_CLIENT, client);
     }
 
     /** A call-metric table and the wire number of its kind. */

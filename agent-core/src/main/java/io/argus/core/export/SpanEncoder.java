@@ -87,7 +87,8 @@ final class SpanEncoder {
             tag(Tags.DB_OPERATION, s.method());
         }
         if (s.target() != null) {
-            tag(Tags.DB_STATEMENT, SqlSanitizer.sanitize(s.target()));
+            // other stores' statements come sanitised from their plugins; JDBC's SQL is sanitised here
+            tag(Tags.DB_STATEMENT, s.callTarget() != null ? s.target() : SqlSanitizer.sanitize(s.target()));
         }
         peerTag(s);
     }

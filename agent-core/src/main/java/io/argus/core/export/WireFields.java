@@ -72,6 +72,7 @@ final class WireFields {
     static final int CALL_KIND_MESSAGING_CONSUME = 5;
     static final int CALL_KIND_RPC_SERVER = 6;
     static final int CALL_KIND_RPC_CLIENT = 7;
+    static final int CALL_KIND_JOB = 8;
 
     static final int GAUGE_NAME = 1;
     static final int GAUGE_VALUE = 2;

@@ -51,6 +51,8 @@ public final class RecordedSpan extends ActiveSpan {
     /** Database spans only: the system (h2, postgresql, ...) and the database name. */
     String dbSystem;
     String dbName;
+    /** Database calls of stores other than JDBC: the metrics target ({@code redis://host:port}), kept until the call ends. */
+    String callTarget;
     long startNanoTime;
     long durationNanos = -1;
     /** What was current on the starting thread before this span; restored by {@code detach}. */
@@ -210,6 +212,14 @@ public final class RecordedSpan extends ActiveSpan {
 
     public String dbName() {
         return dbName;
+    }
+
+    /**
+     * The metrics target of a database call of a store other than JDBC ({@code ""} when the plugin knew
+     * none at the start); null for every other span.
+     */
+    public String callTarget() {
+        return callTarget;
     }
 
     /** The name the span was given (internal spans); null for the others, whose name is composed from their fields. */

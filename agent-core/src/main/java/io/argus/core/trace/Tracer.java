@@ -230,17 +230,39 @@ public final class Tracer {
      */
     public RecordedSpan startDb(String type, String system, String dbName, String host, int port, String sql) {
         RecordedSpan parent = liveCurrent(THREADS.get());
+        return parent == null ? null : dbChild(parent, type, system, dbName, host, port, sql, System.nanoTime());
+    }
+
+    /**
+     * A client span for a command of a data store other than JDBC, under {@code parent} or, when that is
+     * null, under this thread's current span; null when neither is a sampled span. {@code statement} is
+     * already sanitised; {@code target} keys the metrics when the call ends.
+     */
+    public RecordedSpan startCall(RecordedSpan parent, String system, String operation, String statement,
+                                  String target, String dbName, String host, int port, long startNanos) {
+        if (parent == null) {
+            parent = liveCurrent(THREADS.get());
+        }
         if (parent == null) {
             return null;
         }
+        RecordedSpan span = dbChild(parent, operation, system, dbName, host, port, statement, startNanos);
+        // never null on these spans: it also tells the exporter their statement is sanitised already
+        span.callTarget = target == null ? "" : target;
+        return span;
+    }
+
+    /** A database client span under {@code parent}: {@code statement} is SQL or another store's command. */
+    private RecordedSpan dbChild(RecordedSpan parent, String operation, String system, String dbName, String host,
+                                 int port, String statement, long startNanos) {
         RecordedSpan span = childOf(parent, RecordedSpan.KIND_CLIENT);
-        span.method = type;
+        span.method = operation;
         span.dbSystem = system;
         span.dbName = dbName;
         span.host = host;
         span.port = port;
-        span.target = sql;
-        begin(span, System.nanoTime());
+        span.target = statement;
+        begin(span, startNanos);
         return span;
     }
 

@@ -153,12 +153,24 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
         return start(service, javaHome, container, all);
     }
 
+    /**
+     * The jar name prefixes of the catalog application's data stores (SpringBootDataIT), left out of the
+     * orders application's class path: with them Boot would connect to a Redis and a MongoDB there are none of.
+     */
+    static final List<String> DATA_STORE_JARS = List.of("spring-data-redis", "lettuce-core", "spring-data-mongodb",
+            "mongodb-driver", "bson");
+
     /** Boot's class path with only {@code container}'s jars of the three, and the application. */
     String classpath(Container container) {
+        return classpath(boot, container, DATA_STORE_JARS);
+    }
+
+    /** Boot's class path with only {@code container}'s jars of the three, none of {@code leftOut}, and the application. */
+    static String classpath(String boot, Container container, List<String> leftOut) {
         Path libs = Paths.get(System.getProperty("argus.test." + boot + ".libs"));
-        List<String> others = Stream.of(Container.values()).filter(c -> c != container)
-                .flatMap(c -> c.jars.stream()).filter(prefix -> container.jars.stream().noneMatch(prefix::equals))
-                .collect(Collectors.toList());
+        List<String> others = Stream.concat(Stream.of(Container.values()).filter(c -> c != container)
+                .flatMap(c -> c.jars.stream()).filter(prefix -> container.jars.stream().noneMatch(prefix::equals)),
+                leftOut.stream()).collect(Collectors.toList());
         try (Stream<Path> jars = Files.list(libs)) {
             List<String> entries = jars.map(Path::toString).sorted()
                     .filter(jar -> others.stream().noneMatch(prefix -> Paths.get(jar).getFileName().toString().startsWith(prefix)))
@@ -332,6 +344,15 @@ abstract class AbstractSpringBootIT extends AbstractCollectorIT {
                 assertThat(spans).as("spans of %s", trace).hasSize(2);
                 assertThat(children(spans, root)).singleElement().satisfies(db -> assertThat(isDb(db)).isTrue());
             }
+        }
+        // and each run counts in the job metrics of (spring, Class.method)
+        for (String job : List.of("Heartbeat.beat", "ReportRefresher.refresh")) {
+            JsonNode row = CollectorClient.await("job metrics of " + job, WAIT, () -> list(api.get(
+                    "/api/metrics/http?service=" + front + "&kind=job")).stream()
+                    .filter(r -> job.equals(r.path("target").asText())).findFirst().orElse(null),
+                    r -> r.path("count").asLong() >= 2);
+            assertThat(row.path("method").asText()).isEqualTo("spring");
+            assertThat(row.path("errors").asLong()).isZero();
         }
         awaitFlushAfter(front, System.currentTimeMillis());
         List<JsonNode> start = traces(front, "GET /api/reports/start");

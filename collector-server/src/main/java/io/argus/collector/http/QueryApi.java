@@ -2,6 +2,7 @@ package io.argus.collector.http;
 
 import io.argus.collector.storage.CallKinds;
 import io.argus.collector.storage.AgentDirectory;
+import io.argus.collector.storage.DatabaseNodes;
 import io.argus.collector.storage.RedQuery;
 import io.argus.collector.storage.ServiceSummary;
 import io.argus.collector.storage.QueryStore;
@@ -79,8 +80,10 @@ final class QueryApi {
         return storage.jvmSeries(service, TimeWindow.wholeSteps(asked, step), step);
     }
 
+    /** From the range's traced spans, with its databases from the database metrics (every call, traced or not). */
     Object serviceMap(QueryParams params) {
-        return storage.serviceMap(TimeWindow.range(params, clock.millis(), DEFAULT_RANGE_MS));
+        TimeRange range = TimeWindow.range(params, clock.millis(), DEFAULT_RANGE_MS);
+        return DatabaseNodes.withDatabaseMetrics(storage.serviceMap(range), storage.callMetrics(null, "db", range));
     }
 
     private static TraceSearch.Status status(QueryParams params) {

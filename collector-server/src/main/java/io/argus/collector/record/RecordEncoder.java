@@ -171,6 +171,6 @@ public final class RecordEncoder {
     }
 
     private static String label(String[] labels, int value) {
-        return value >= 0 && value < labels.length ? labels[value] : labels[0];
+        return value >= 0 && value < labels.length && labels[value] != null ? labels[value] : labels[0];
     }
 }

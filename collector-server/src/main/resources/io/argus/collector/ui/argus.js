@@ -251,7 +251,7 @@ async function loadHttp(service) {
 async function loadMap() {
   const map = await api("/api/servicemap?" + rangeParams());
   const seconds = (map.range.toMs - map.range.fromMs) / 1000;
-  $("mapInfo").textContent = `${map.nodes.length} nodes, ${map.edges.length} edges, from traced spans over ${Math.round(seconds / 60)} min`;
+  $("mapInfo").textContent = `${map.nodes.length} nodes, ${map.edges.length} edges, from traced spans and database metrics over ${Math.round(seconds / 60)} min`;
   if (!map.nodes.length) { replace("map", el("div", { class: "empty" }, "no spans in this range")); return; }
   // columns by call depth: callers left of what they call
   const depth = new Map(map.nodes.map(n => [n.id, 0]));
@@ -303,13 +303,16 @@ async function loadMap() {
   }
   for (const n of map.nodes) {
     const p = pos.get(n.id);
-    const name = n.name.length > 26 ? n.name.slice(0, 25) + "\u2026" : n.name;
+    // a database node: "redis/10.0.0.5:6379" shows the server on top and "database · redis" below
+    const slash = n.type === "database" ? n.name.indexOf("/") : -1;
+    const shown = slash > 0 ? n.name.slice(slash + 1) : n.name;
+    const name = shown.length > 26 ? shown.slice(0, 25) + "\u2026" : shown;
     root.appendChild(svg("g", { class: "node " + n.type, "data-id": n.id, transform: `translate(${p.x},${p.y})` },
       svg("title", {}, n.name),
       svg("rect", { width: W, height: H, rx: 6 }),
       n.type === "service" ? svg("circle", { cx: 14, cy: H / 2, r: 5, fill: colorOf(n.name) }) : null,
       svg("text", { x: 26, y: 20 }, name),
-      svg("text", { x: 26, y: 36, class: "type" }, n.type)));
+      svg("text", { x: 26, y: 36, class: "type" }, slash > 0 ? "database \u00b7 " + n.name.slice(0, slash) : n.type)));
   }
   replace("map", root);
   if (state.edge) await loadEdgeTraces();

@@ -92,6 +92,23 @@ public final class UiDemo {
                                 .addBucketCounts(0).addBucketCounts(0).addBucketCounts(0).addBucketCounts(1)
                                 .addBucketCounts(1).addBucketCounts(1));
                     }
+                    if (!isFront) {
+                        // the back service's data stores, and a scheduled job of the front one
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_DB)
+                                .setMethod("GET").setTarget("redis://cache:6379").setStatus(0).setCount(600)
+                                .setErrors(0).setSumNanos(600 * 300_000L).setMinNanos(100_000).setMaxNanos(2_000_000)
+                                .addBucketCounts(590).addBucketCounts(10));
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_DB)
+                                .setMethod("find").setTarget("mongodb://docs:27017/catalog").setStatus(0).setCount(90)
+                                .setErrors(1).setSumNanos(90 * 2_000_000L).setMinNanos(600_000).setMaxNanos(12_000_000)
+                                .addBucketCounts(20).addBucketCounts(50).addBucketCounts(15).addBucketCounts(5));
+                    } else {
+                        m.addCalls(CallMetric.newBuilder().setKind(CallMetricKind.CALL_METRIC_KIND_JOB)
+                                .setMethod("quartz").setTarget("reports.nightly").setStatus(0).setCount(1)
+                                .setErrors(0).setSumNanos(80_000_000L).setMinNanos(80_000_000L).setMaxNanos(80_000_000L)
+                                .addBucketCounts(0).addBucketCounts(0).addBucketCounts(0).addBucketCounts(0)
+                                .addBucketCounts(0).addBucketCounts(0).addBucketCounts(1));
+                    }
                     double heap = (isFront ? 180 : 90) * 1024 * 1024 * (1 + 0.3 * Math.sin(round / 3.0));
                     m.addJvm(Gauge.newBuilder().setName("jvm.memory.heap.used").setValue(heap));
                     m.addJvm(Gauge.newBuilder().setName("jvm.memory.heap.committed").setValue(512.0 * 1024 * 1024));

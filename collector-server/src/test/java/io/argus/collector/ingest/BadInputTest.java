@@ -9,9 +9,11 @@ import io.argus.collector.testing.Spans;
 import io.argus.collector.testing.TestAgent;
 import io.argus.collector.testing.TestConfigs;
 import io.argus.protocol.CollectorFrame;
+import io.argus.protocol.CallMetric;
 import io.argus.protocol.Frame;
 import io.argus.protocol.RefusalReason;
 import io.argus.protocol.Handshake;
+import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
 import io.argus.protocol.SpanKind;
 import io.argus.protocol.SpanStatus;
@@ -340,6 +342,13 @@ class BadInputTest {
         // the data directory was released again
         Collector.start(TestConfigs.ephemeral().dataDir(dataDir.resolve("busy")).build())
                 .close();
+    }
+
+    @Test
+    void callMetricOfAnUnknownKind() throws Exception {
+        // 8 (scheduled jobs) is known; 9 is no kind at all
+        expectRejected("invalid_metrics", a -> hello(a).metrics(MetricBatch.newBuilder().setTimestampMs(1)
+                .addCalls(CallMetric.newBuilder().setKindValue(9).setMethod("x").setTarget("y").setCount(1)).build()));
     }
 
     @Test

@@ -416,9 +416,12 @@ class QueryNodeDruidClusterIT {
         try (Collector c = queryNode("argus-")) {
             JsonNode map = get(c, "/api/servicemap?from=" + from + "&to=" + to);
             assertThat(map.path("nodes").toString()).isEqualTo("[{\"id\":\"orders\",\"name\":\"orders\","
-                    + "\"type\":\"service\"},{\"id\":\"stock\",\"name\":\"stock\",\"type\":\"service\"}]");
+                    + "\"type\":\"service\"},{\"id\":\"stock\",\"name\":\"stock\",\"type\":\"service\"},"
+                    + "{\"id\":\"db:mongodb/10.0.0.6:27017/catalog\",\"name\":\"mongodb/10.0.0.6:27017/catalog\","
+                    + "\"type\":\"database\"},{\"id\":\"db:redis/10.0.0.5:6379\",\"name\":\"redis/10.0.0.5:6379\","
+                    + "\"type\":\"database\"}]");
             JsonNode edges = map.path("edges");
-            assertThat(edges).hasSize(1);
+            assertThat(edges).hasSize(3); // and stock's two databases, from their metrics
             JsonNode edge = edges.get(0);
             assertThat(edge.path("source").asText()).isEqualTo("orders");
             assertThat(edge.path("target").asText()).isEqualTo("stock");
@@ -452,6 +455,34 @@ class QueryNodeDruidClusterIT {
             JsonNode before = get(c, "/api/servicemap?from=" + (from - 7_200_000) + "&to=" + (from - 3_600_000));
             assertThat(before.path("nodes")).isEmpty();
             assertThat(before.path("edges")).isEmpty();
+        }
+    }
+
+    @Test
+    void databaseAndJobMetricsAndDatabaseNodesFromTheCells() throws Exception {
+        long from = fleet.startMs;
+        long to = fleet.startMs + fleet.rangeMs + 60_000;
+        try (Collector c = queryNode("argus-")) {
+            Map<String, JsonNode> db = new LinkedHashMap<>();
+            get(c, "/api/metrics/http?kind=db&service=stock").forEach(m -> db.put(m.path("target").asText(), m));
+            assertThat(db.keySet()).containsExactlyInAnyOrder(SyntheticFleet.REDIS, SyntheticFleet.MONGO);
+            assertThat(db.get(SyntheticFleet.REDIS).path("method").asText()).isEqualTo("GET");
+            assertThat(db.get(SyntheticFleet.REDIS).path("count").asLong()).isEqualTo(40);
+            assertThat(db.get(SyntheticFleet.REDIS).path("errors").asLong()).isEqualTo(1);
+            assertThat(db.get(SyntheticFleet.MONGO).path("count").asLong()).isEqualTo(12);
+            JsonNode jobs = get(c, "/api/metrics/http?kind=job");
+            assertThat(jobs).hasSize(1);
+            assertThat(jobs.get(0).path("service").asText()).isEqualTo("orders");
+            assertThat(jobs.get(0).path("method").asText()).isEqualTo("quartz");
+            assertThat(jobs.get(0).path("target").asText()).isEqualTo("reports.nightly");
+            assertThat(jobs.get(0).path("count").asLong()).isEqualTo(3);
+            assertThat(jobs.get(0).path("errors").asLong()).isEqualTo(1);
+            Map<String, JsonNode> edges = new LinkedHashMap<>();
+            get(c, "/api/servicemap?from=" + from + "&to=" + to).path("edges")
+                    .forEach(e -> edges.put(e.path("source").asText() + ">" + e.path("target").asText(), e));
+            assertThat(edges.get("stock>db:redis/10.0.0.5:6379").path("calls").asLong()).isEqualTo(40);
+            assertThat(edges.get("stock>db:redis/10.0.0.5:6379").path("errors").asLong()).isEqualTo(1);
+            assertThat(edges.get("stock>db:mongodb/10.0.0.6:27017/catalog").path("calls").asLong()).isEqualTo(12);
         }
     }
 

@@ -49,6 +49,32 @@ final class SyntheticFleet {
     /** Every server span's duration per (service, status), for the exact percentiles the histograms approximate. */
     final Map<String, List<Long>> serverDurations = new LinkedHashMap<>();
 
+    static final String REDIS = "redis://10.0.0.5:6379";
+    static final String MONGO = "mongodb://10.0.0.6:27017/catalog";
+
+    /**
+     * What stock's data stores and orders' scheduled job report besides the traced calls: database cells
+     * (Redis GET 40 with 1 error, MongoDB find 12) and a job cell (quartz reports.nightly 3 runs, 1 failed),
+     * each in the interval five minutes into the fleet's range (inside any range that starts with the fleet, whatever
+     * minute Druid rolls it into), every call 2 ms.
+     */
+    static List<Cell> storeAndJobCells(long startMs) {
+        long ts = Math.floorDiv(startMs + 300_000, INTERVAL_MS) * INTERVAL_MS;
+        List<Cell> out = new ArrayList<>();
+        out.add(fixedCell(ts, "stock", STOCK, "db", "GET", REDIS, 40, 1));
+        out.add(fixedCell(ts, "stock", STOCK, "db", "find", MONGO, 12, 0));
+        out.add(fixedCell(ts, "orders", ORDERS.get(0), "job", "quartz", "reports.nightly", 3, 1));
+        return out;
+    }
+
+    private static Cell fixedCell(long ts, String service, String instance, String kind, String method, String target,
+                                  long count, long errors) {
+        long d = 2_000_000;
+        long[] buckets = new long[DruidDatasources.BUCKETS];
+        buckets[bucketOf(d)] = count;
+        return new Cell(ts, service, instance, kind, method, target, 0, count, errors, count * d, d, d, buckets);
+    }
+
     SyntheticFleet(int traces, long startMs, long rangeMs, long seed) {
         this.traces = traces;
         this.startMs = startMs;
@@ -91,6 +117,7 @@ final class SyntheticFleet {
             built.add(new Cell(k.tsMs(), k.service(), k.instance(), k.kind(), k.method(), k.target(), k.status(), a[0],
                     a[1], a[2], a[3], a[4], Arrays.copyOfRange(a, 5, a.length)));
         });
+        built.addAll(storeAndJobCells(startMs));
         this.cells = built;
         List<String[]> instances = List.of(new String[] {"orders", ORDERS.get(0)}, new String[] {"orders", ORDERS.get(1)},
                 new String[] {"stock", STOCK});

@@ -5,26 +5,31 @@ import io.argus.bridge.state.ObjectField;
 import java.lang.reflect.Method;
 
 /**
- * The span name of a {@code @Scheduled} method, {@code Scheduled OrderReport.refresh}, made once per
- * scheduled method and kept on its {@code ScheduledMethodRunnable}. A helper class: defined in Spring's
- * class loader.
+ * The names of a {@code @Scheduled} method: its span's, {@code Scheduled OrderReport.refresh}, and its
+ * job's in the job metrics, {@code OrderReport.refresh}; made once per scheduled method and kept on its
+ * {@code ScheduledMethodRunnable}. A helper class: defined in Spring's class loader.
  */
 public final class ScheduledNames {
 
     static final String FIELD = "spring.scheduledName";
+    /** The scheduler in the job metrics. */
+    public static final String SCHEDULER = "spring";
 
-    public static final ObjectField<String> NAME = ObjectField.named(FIELD);
+    /** {span name, job name}. */
+    public static final ObjectField<String[]> NAMES = ObjectField.named(FIELD);
 
     private ScheduledNames() {
     }
 
-    public static String of(Object runnable, Object target, Method method) {
-        String name = NAME.get(runnable);
-        if (name == null) {
-            name = "Scheduled " + userClassName(target, method) + "." + method.getName();
-            NAME.set(runnable, name);
+    /** {span name, job name} of the runnable's method. */
+    public static String[] of(Object runnable, Object target, Method method) {
+        String[] names = NAMES.get(runnable);
+        if (names == null) {
+            String job = userClassName(target, method) + "." + method.getName();
+            names = new String[] {"Scheduled " + job, job};
+            NAMES.set(runnable, names);
         }
-        return name;
+        return names;
     }
 
     /** The bean's own class, not the CGLIB subclass Spring may have made of it ({@code Foo$$SpringCGLIB$$0}). */

@@ -202,13 +202,17 @@ final class DruidQueries {
     private String edgeSpans(TimeRange range, List<Object> params) {
         String dbSystem = "JSON_VALUE(c.tags, '$[''db.system'']')";
         String dbName = "JSON_VALUE(c.tags, '$[''db.name'']')";
+        String dbPeer = "NULLIF(JSON_VALUE(c.tags, '$.peer'), '')";
+        // the node a database's metrics name too (DatabaseNodes): system, then server and database
+        String dbNode = "COALESCE('/' || " + dbPeer + " || COALESCE('/' || " + dbName + ", ''), '/' || " + dbName
+                + ", '')";
         String host = "COALESCE(NULLIF(JSON_VALUE(c.tags, '$.peer'), ''), NULLIF(REGEXP_EXTRACT("
                 + "JSON_VALUE(c.tags, '$[''http.url'']'), ?, 1), ''), c.name)";
         String sql = "SELECT c.trace_id AS trace_id, c.service AS source,"
                 + " CASE WHEN c.kind = 'PRODUCER' AND " + DESTINATION + " IS NOT NULL THEN " + TOPIC
                 + " WHEN callee.service IS NOT NULL THEN callee.service"
                 + " WHEN " + dbSystem + " IS NOT NULL THEN '" + ServiceMapNode.DB_PREFIX + "' || " + dbSystem
-                + " || COALESCE('/' || " + dbName + ", '')"
+                + " || " + dbNode
                 + " ELSE '" + ServiceMapNode.EXTERNAL_PREFIX + "' || " + host + " END AS target,"
                 + " CASE WHEN c.kind = 'PRODUCER' AND " + DESTINATION + " IS NOT NULL THEN 'topic'"
                 + " WHEN callee.service IS NOT NULL THEN 'service' WHEN " + dbSystem

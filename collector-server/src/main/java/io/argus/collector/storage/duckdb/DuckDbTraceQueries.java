@@ -45,6 +45,9 @@ final class DuckDbTraceQueries {
         String topic = "'" + TOPIC_PREFIX + "' || json_extract_string(c.tags, '/messaging.system') || '/' || "
                 + "json_extract_string(c.tags, '/messaging.destination.name')";
         String isTopic = "c.kind = 'PRODUCER' AND json_extract_string(c.tags, '/messaging.destination.name') IS NOT NULL";
+        String dbPeer = "nullif(json_extract_string(c.tags, '/peer'), '')";
+        // the node a database's metrics name too (DatabaseNodes): system, then server and database
+        String dbNode = "coalesce('/' || " + dbPeer + " || coalesce('/' || " + dbName + ", ''), '/' || " + dbName + ", '')";
         String host = "coalesce(nullif(json_extract_string(c.tags, '/peer'), ''), nullif(regexp_extract("
                 + "json_extract_string(c.tags, '/http.url'), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^/?#@]*@)?([^/?#]+)', 1),"
                 + " ''), c.name)";
@@ -56,7 +59,7 @@ final class DuckDbTraceQueries {
                      WHEN callee.service IS NOT NULL THEN callee.service
                 """)
                 .append("     WHEN ").append(dbSystem).append(" IS NOT NULL THEN '").append(DB_PREFIX).append("' || ")
-                .append(dbSystem).append(" || coalesce('/' || ").append(dbName).append(", '')\n")
+                .append(dbSystem).append(" || ").append(dbNode).append("\n")
                 .append("     ELSE '").append(EXTERNAL_PREFIX).append("' || ").append(host).append(" END AS target,\n")
                 .append("       CASE WHEN ").append(isTopic).append(" THEN 'topic'\n")
                 .append("""

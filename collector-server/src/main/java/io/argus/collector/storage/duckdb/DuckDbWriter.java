@@ -494,7 +494,7 @@ final class DuckDbWriter implements Runnable {
     }
 
     private static String label(String[] labels, int value) {
-        return value >= 0 && value < labels.length ? labels[value] : labels[0];
+        return value >= 0 && value < labels.length && labels[value] != null ? labels[value] : labels[0];
     }
 
     private static long[] toArray(List<Long> list) {
