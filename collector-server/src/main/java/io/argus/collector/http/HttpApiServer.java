@@ -1,6 +1,7 @@
 package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.alerting.Alerting;
 import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.QueryStore;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -39,9 +40,13 @@ public final class HttpApiServer implements AutoCloseable {
         this.queries = queries;
     }
 
-    /** {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503. */
+    /**
+     * {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503; {@code alerting}
+     * {@code null}: no rules file, the alert endpoints answer an empty list.
+     */
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      QueryStore storage, AgentDirectory registry, PrometheusMeterRegistry meters,
+                                      QueryStore storage, AgentDirectory registry, Alerting alerting,
+                                      PrometheusMeterRegistry meters,
                                       ServerTls tls, HttpCredentials credentials) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor queries = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
@@ -52,8 +57,8 @@ public final class HttpApiServer implements AutoCloseable {
                 });
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
         ObjectMapper json = new ObjectMapper();
-        HttpApiHandler handler = new HttpApiHandler(storage, registry, meters, queries, json, new StaticFiles(),
-                Clock.systemUTC());
+        HttpApiHandler handler = new HttpApiHandler(storage, registry, alerting, meters, queries, json,
+                new StaticFiles(), Clock.systemUTC());
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "http", meters,
                 HttpApiHandler.JSON, message -> HttpApiHandler.errorJson(json, 401, message));
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "http", ch -> {

@@ -4,12 +4,6 @@ import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.storage.IngestSink;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
-import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import com.google.protobuf.MessageLite;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -59,34 +53,13 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
         }
         String clientHost = clientHost(ctx);
         long nowMs = System.currentTimeMillis();
-        Mapped mapped;
-        MessageLite answer;
-        if (msg instanceof ExportTraceServiceRequest traces) {
-            mapped = TraceMapper.map(traces, clientHost, nowMs);
-            metrics.traces(mapped.accepted, mapped.rejected);
-            ExportTraceServiceResponse.Builder res = ExportTraceServiceResponse.newBuilder();
-            if (mapped.rejected > 0) {
-                res.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(mapped.rejected)
-                        .setErrorMessage(mapped.errorMessage()));
-            }
-            answer = res.build();
-        } else if (msg instanceof ExportMetricsServiceRequest metricRequest) {
-            mapped = metricMapper.map(metricRequest, clientHost, nowMs);
-            metrics.metrics(mapped.accepted, mapped.ignored, mapped.rejected);
-            ExportMetricsServiceResponse.Builder res = ExportMetricsServiceResponse.newBuilder();
-            if (mapped.rejected > 0) {
-                res.setPartialSuccess(ExportMetricsPartialSuccess.newBuilder()
-                        .setRejectedDataPoints(mapped.rejected).setErrorMessage(mapped.errorMessage()));
-            }
-            answer = res.build();
-        } else {
+        OtlpExport export = OtlpExport.of(msg, clientHost, nowMs, metricMapper, metrics);
+        if (export == null) {
             return;
         }
-        String remote = OtlpErrorHandler.remote(ctx);
-        mapped.senders.forEach((sender, spans) ->
-                registry.otlpExport(sender.source(), sender.details(), remote, spans, nowMs));
-        waiting.addAll(mapped.offers);
-        pendingAnswer = answer;
+        export.registerSenders(registry, OtlpErrorHandler.remote(ctx), nowMs);
+        waiting.addAll(export.mapped.offers);
+        pendingAnswer = export.answer;
         waitingSinceMs = nowMs;
         drain(ctx);
     }
