@@ -26,6 +26,23 @@ final class Durations {
         };
     }
 
+    private static final Pattern DECIMAL = Pattern.compile("(\\d{1,9}(?:\\.\\d{1,6})?)\\s*(ms|s|m|h)");
+
+    /** A length with an optional fraction ({@code 1.5s}, {@code 250ms}) in milliseconds, or {@code null}. */
+    static Double decimalMillis(String text) {
+        Matcher m = DECIMAL.matcher(text.strip());
+        if (!m.matches()) {
+            return null;
+        }
+        double n = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> n;
+            case "s" -> n * 1_000;
+            case "m" -> n * 60_000;
+            default -> n * 3_600_000;
+        };
+    }
+
     /** The shortest way the file would write {@code d}: {@code 90s}, {@code 5m}, {@code 250ms}. */
     static String format(Duration d) {
         long ms = d.toMillis();

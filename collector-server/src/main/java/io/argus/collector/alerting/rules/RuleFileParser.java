@@ -183,12 +183,12 @@ public final class RuleFileParser {
                 }
             }
             case P95_LATENCY, P99_LATENCY -> {
-                Duration d = Durations.parse(v);
-                value = d != null ? d.toNanos() / 1e6 : number(v, key, line);
+                Double ms = Durations.decimalMillis(v);
+                value = ms != null ? ms : number(v, key, line);
             }
             case AGENT_SILENT -> {
-                Duration d = Durations.parse(v);
-                value = d != null ? d.toMillis() / 60_000.0 : number(v, key, line);
+                Double ms = Durations.decimalMillis(v);
+                value = ms != null ? ms / 60_000.0 : number(v, key, line);
             }
             default -> value = number(v, key, line);
         }
