@@ -10,6 +10,7 @@ import io.argus.collector.Collector;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.TestAgent;
 import io.argus.collector.testing.TestConfigs;
+import io.argus.collector.testing.WebhookReceiver;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.CallMetricKind;
 import io.argus.protocol.MetricBatch;

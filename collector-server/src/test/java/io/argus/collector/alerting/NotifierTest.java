@@ -8,6 +8,7 @@ import io.argus.collector.alerting.rules.ChannelSpec;
 import io.argus.collector.alerting.rules.SignalKind;
 import io.argus.collector.alerting.state.AlertEvent;
 import io.argus.collector.alerting.state.AlertState;
+import io.argus.collector.testing.WebhookReceiver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.argus.collector.alerting;
+package io.argus.collector.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
