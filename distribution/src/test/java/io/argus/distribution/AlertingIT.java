@@ -137,7 +137,7 @@ class AlertingIT {
         failing.set(true);
         // when the failed calls become visible to queries (the agent ships its cells every 10 s)
         AtomicLong stored = new AtomicLong();
-        Thread watcher = Thread.ofPlatform().daemon().start(() -> {
+        Thread watcher = new Thread(() -> {
             while (stored.get() == 0) {
                 JsonNode cells = api.json("/api/metrics/http?service=front&kind=server");
                 if (StreamSupport.stream(cells.spliterator(), false).anyMatch(c -> c.get("errors").asLong() > 0)) {
@@ -150,6 +150,8 @@ class AlertingIT {
                 }
             }
         });
+        watcher.setDaemon(true);
+        watcher.start();
         firing = receiver.next("/hook", WAIT.toMillis());
         watcher.join(5_000);
         errorsStoredMs = stored.get();

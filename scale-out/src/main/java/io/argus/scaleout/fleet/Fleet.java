@@ -77,7 +77,7 @@ public final class Fleet implements AutoCloseable {
             FleetProcess c = FleetProcess.start(name, logs, List.of("-Xmx256m"), o.collectorClassPath(),
                     COLLECTOR_MAIN, List.of("--storage", "kafka", "--kafka-bootstrap", kafka.bootstrapServers(),
                             "--kafka-topic-prefix", o.prefix(), "--bind", "127.0.0.1", "--ingest-port", "0",
-                            "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
+                            "--http-port", "0", "--otlp-http-port", "0", "--otlp-grpc-port", "0", "--data-dir",
                             o.work().resolve(name).toString()), INGEST_READY);
             started.add(c::stop);
             ingest.add(c);
