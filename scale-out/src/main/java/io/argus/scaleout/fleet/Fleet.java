@@ -83,10 +83,14 @@ public final class Fleet implements AutoCloseable {
             ingest.add(c);
         }
         log.println("[fleet] query collector...");
+        List<String> queryArgs = new ArrayList<>(List.of("--query", "druid", "--druid-url", druid.routerUrl(),
+                "--druid-datasource-prefix", o.prefix(), "--bind", "127.0.0.1", "--http-port",
+                Integer.toString(o.queryHttpPort()), "--data-dir", o.work().resolve("query").toString()));
+        if (o.alertRules() != null) {
+            queryArgs.addAll(List.of("--alert-rules", o.alertRules().toString()));
+        }
         query = FleetProcess.start("query", logs, List.of("-Xmx256m"), o.collectorClassPath(), COLLECTOR_MAIN,
-                List.of("--query", "druid", "--druid-url", druid.routerUrl(), "--druid-datasource-prefix", o.prefix(),
-                        "--bind", "127.0.0.1", "--http-port", Integer.toString(o.queryHttpPort()),
-                        "--data-dir", o.work().resolve("query").toString()), QUERY_READY);
+                queryArgs, QUERY_READY);
         started.add(query::stop);
 
         log.println("[fleet] sample services back and front...");

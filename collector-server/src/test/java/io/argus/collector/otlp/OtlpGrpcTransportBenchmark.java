@@ -1,0 +1,253 @@
+package io.argus.collector.otlp;
+
+import io.argus.collector.ingest.AgentRegistry;
+import io.argus.collector.security.HttpCredentials;
+import io.argus.collector.storage.IngestSink;
+import io.argus.collector.storage.Source;
+import io.argus.protocol.MetricBatch;
+import io.argus.protocol.SpanBatch;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCalls;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.testing.trace.TestSpanData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.data.StatusData;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Which OTLP/gRPC server costs the collector less CPU per span (a harness run by hand, not by {@code mvn verify}):
+ * the collector's receiver on Netty's HTTP/2 codec, and grpc-java (Netty transport, {@code grpc-netty-shaded})
+ * serving the same two methods with the same decoding and mapping ({@link OtlpExport}). The OpenTelemetry Java
+ * SDK's gRPC exporter sends the same batches (512 server spans, 6 attributes each) to both, in alternating
+ * rounds in one JVM; the CPU time of each server's own threads (event loops, and grpc-java's executor) is
+ * divided by the spans it mapped. Storage is a counting sink, so the figures are transport, decoding and mapping.
+ *
+ * <pre>
+ * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * cd collector-server
+ * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
+ *      io.argus.collector.otlp.OtlpGrpcTransportBenchmark [rounds=10] [batchesPerRound=200]
+ * </pre>
+ */
+public final class OtlpGrpcTransportBenchmark {
+    static final int SPANS = 512;
+
+    /** Takes everything, counts spans. */
+    static final class CountingSink implements IngestSink {
+        final AtomicLong spans = new AtomicLong();
+
+        @Override
+        public boolean offerSpans(Source source, SpanBatch batch, Runnable handedOn) {
+            spans.addAndGet(batch.getSpansCount());
+            handedOn.run();
+            return true;
+        }
+
+        @Override
+        public boolean offerMetrics(Source source, MetricBatch batch, Runnable handedOn) {
+            handedOn.run();
+            return true;
+        }
+
+        @Override
+        public boolean flush(Duration timeout) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int batches = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        List<SpanData> batch = batch();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+        CountingSink nettySink = new CountingSink();
+        EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("argus-accept", true));
+        EventLoopGroup workers = new NioEventLoopGroup(2, new DefaultThreadFactory("argus-io", true));
+        OtlpGrpcServer netty = OtlpGrpcServer.start("127.0.0.1", 0, boss, workers, 16 << 20, nettySink,
+                new AgentRegistry(), new SimpleMeterRegistry(), null, HttpCredentials.NONE);
+
+        CountingSink grpcSink = new CountingSink();
+        Server grpc = grpcJava(grpcSink);
+
+        double[] nettyUs = new double[rounds];
+        double[] grpcUs = new double[rounds];
+        try (OtlpGrpcSpanExporter toNetty = exporter(netty.port());
+             OtlpGrpcSpanExporter toGrpc = exporter(grpc.getPort())) {
+            send(toNetty, batch, batches / 4); // warm-up
+            send(toGrpc, batch, batches / 4);
+            for (int r = 0; r < rounds; r++) {
+                nettyUs[r] = round(threads, "argus-io", nettySink, toNetty, batch, batches);
+                grpcUs[r] = round(threads, "grpc-", grpcSink, toGrpc, batch, batches);
+            }
+        } finally {
+            netty.close();
+            grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+        }
+        System.out.printf("server CPU per span over %d rounds of %d x %d spans:%n", rounds, batches, SPANS);
+        System.out.printf("  Netty HTTP/2 codec (the receiver): median %.2f µs, rounds %s%n", median(nettyUs),
+                Arrays.toString(rounded(nettyUs)));
+        System.out.printf("  grpc-java, Netty transport:        median %.2f µs, rounds %s%n", median(grpcUs),
+                Arrays.toString(rounded(grpcUs)));
+        System.out.printf("  grpc-java / Netty codec: x%.2f; Mann-Whitney U = %.0f (n = %d each)%n",
+                median(grpcUs) / median(nettyUs), mannWhitneyU(nettyUs, grpcUs), rounds);
+    }
+
+    /** grpc-java serving TraceService/Export with the receiver's own decoding and mapping. */
+    static Server grpcJava(CountingSink sink) throws IOException {
+        MethodDescriptor<ExportTraceServiceRequest, ExportTraceServiceResponse> export =
+                MethodDescriptor.<ExportTraceServiceRequest, ExportTraceServiceResponse>newBuilder()
+                        .setType(MethodDescriptor.MethodType.UNARY)
+                        .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
+                        .setRequestMarshaller(new Protobuf<>(ExportTraceServiceRequest::parseFrom))
+                        .setResponseMarshaller(new Protobuf<>(ExportTraceServiceResponse::parseFrom)).build();
+        MetricMapper mapper = new MetricMapper();
+        OtlpMetrics metrics = new OtlpMetrics(new SimpleMeterRegistry());
+        AgentRegistry registry = new AgentRegistry();
+        ServerServiceDefinition service = ServerServiceDefinition.builder(
+                        "opentelemetry.proto.collector.trace.v1.TraceService")
+                .addMethod(export, ServerCalls.asyncUnaryCall((req, observer) -> {
+                    long now = System.currentTimeMillis();
+                    OtlpExport mapped = OtlpExport.of(req, "127.0.0.1", now, mapper, metrics);
+                    mapped.registerSenders(registry, "127.0.0.1:0", now);
+                    mapped.mapped.offers.forEach(o -> sink.offerSpans(o.source(), o.spans()));
+                    observer.onNext((ExportTraceServiceResponse) mapped.answer);
+                    observer.onCompleted();
+                })).build();
+        return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(service).build()
+                .start();
+    }
+
+    /** A marshaller over the generated parser (what grpc-protobuf's would do). */
+    record Protobuf<T extends com.google.protobuf.MessageLite>(Parser<T> parser)
+            implements MethodDescriptor.Marshaller<T> {
+        interface Parser<T> {
+            T parse(InputStream in) throws IOException;
+        }
+
+        @Override
+        public InputStream stream(T value) {
+            return new ByteArrayInputStream(value.toByteArray());
+        }
+
+        @Override
+        public T parse(InputStream stream) {
+            try {
+                return parser.parse(stream);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    static OtlpGrpcSpanExporter exporter(int port) {
+        return OtlpGrpcSpanExporter.builder().setEndpoint("http://127.0.0.1:" + port)
+                .setTimeout(Duration.ofSeconds(30)).build();
+    }
+
+    /** CPU µs per span of the threads whose names start with {@code prefix}, over one round. */
+    static double round(ThreadMXBean threads, String prefix, CountingSink sink, OtlpGrpcSpanExporter exporter,
+                        List<SpanData> batch, int batches) {
+        long before = cpu(threads, prefix);
+        long spans0 = sink.spans.get();
+        send(exporter, batch, batches);
+        long cpu = cpu(threads, prefix) - before;
+        long spans = sink.spans.get() - spans0;
+        return cpu / 1e3 / spans;
+    }
+
+    static void send(OtlpGrpcSpanExporter exporter, List<SpanData> batch, int batches) {
+        for (int i = 0; i < batches; i++) {
+            if (!exporter.export(batch).join(30, TimeUnit.SECONDS).isSuccess()) {
+                throw new IllegalStateException("export failed");
+            }
+        }
+    }
+
+    static long cpu(ThreadMXBean threads, String prefix) {
+        long sum = 0;
+        for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(prefix)) {
+                long t = threads.getThreadCpuTime(info.getThreadId());
+                sum += Math.max(0, t);
+            }
+        }
+        return sum;
+    }
+
+    static List<SpanData> batch() {
+        Resource resource = Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "bench",
+                AttributeKey.stringKey("service.instance.id"), "bench-1"));
+        List<SpanData> out = new ArrayList<>();
+        long start = System.currentTimeMillis() * 1_000_000L;
+        for (int i = 0; i < SPANS; i++) {
+            String traceId = String.format("%032x", 0x1000L + i);
+            out.add(TestSpanData.builder().setName("GET /orders/{id}").setKind(SpanKind.SERVER)
+                    .setSpanContext(io.opentelemetry.api.trace.SpanContext.create(traceId,
+                            String.format("%016x", 0x100L + i), io.opentelemetry.api.trace.TraceFlags.getSampled(),
+                            io.opentelemetry.api.trace.TraceState.getDefault()))
+                    .setStartEpochNanos(start + i * 1_000L).setEndEpochNanos(start + i * 1_000L + 2_500_000L)
+                    .setHasEnded(true).setStatus(StatusData.unset()).setResource(resource)
+                    .setInstrumentationScopeInfo(InstrumentationScopeInfo.create("bench"))
+                    .setAttributes(Attributes.builder().put("http.request.method", "GET")
+                            .put("http.route", "/orders/{id}").put("url.path", "/orders/" + i)
+                            .put("http.response.status_code", 200L).put("server.address", "shop")
+                            .put("user_agent.original", "bench/1.0").build())
+                    .setTotalRecordedEvents(0).setTotalRecordedLinks(0).setTotalAttributeCount(6).build());
+        }
+        return out;
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    static double[] rounded(double[] v) {
+        return Arrays.stream(v).map(x -> Math.round(x * 100) / 100.0).toArray();
+    }
+
+    /** U of the first sample: how often one of its values is below one of the second's (ties count half). */
+    static double mannWhitneyU(double[] a, double[] b) {
+        double u = 0;
+        for (double x : a) {
+            for (double y : b) {
+                u += x < y ? 1 : x == y ? 0.5 : 0;
+            }
+        }
+        return u;
+    }
+}
