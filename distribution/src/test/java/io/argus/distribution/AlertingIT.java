@@ -7,6 +7,7 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.argus.collector.Collector;
 import io.argus.collector.CollectorConfig;
+import io.argus.collector.testing.AlertRulesFiles;
 import io.argus.collector.testing.Api;
 import io.argus.collector.testing.WebhookReceiver;
 import java.io.File;
@@ -68,31 +69,7 @@ class AlertingIT {
         smtp = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
         smtp.start();
         receiver = new WebhookReceiver();
-        Files.writeString(dir.resolve("hook-url"), receiver.url("/hook"));
-        Path rules = dir.resolve("rules.yaml");
-        Files.writeString(rules, """
-                evaluation_interval: 2s
-                channels:
-                  - name: hook
-                    type: webhook
-                    url_file: hook-url
-                  - name: mail
-                    type: email
-                    smtp_host: 127.0.0.1
-                    smtp_port: %d
-                    tls: none
-                    from: argus@example.com
-                    to: oncall@example.com
-                rules:
-                  - name: front failing
-                    service: front
-                    route: /front/fail
-                    signal: error_rate
-                    above: 20%%
-                    window: 30s
-                    severity: critical
-                    channels: [hook, mail]
-                """.formatted(smtp.getSmtp().getPort()));
+        Path rules = AlertRulesFiles.frontFailing(dir, receiver.url("/hook"), smtp.getSmtp().getPort(), "2s", "30s");
         collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).otlpHttpPort(0)
                 .dataDir(dir.resolve("data")).alertRules(rules).build());
         api = new Api(collector);

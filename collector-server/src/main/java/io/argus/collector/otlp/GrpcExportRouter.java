@@ -6,7 +6,6 @@ import io.argus.collector.storage.IngestSink;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,9 +20,8 @@ final class GrpcExportRouter extends ChannelInboundHandlerAdapter {
     private final AgentRegistry registry;
     private final MetricMapper metricMapper;
     private final OtlpMetrics metrics;
-    private final ArrayDeque<Mapped.Offer> waiting = new ArrayDeque<>();
+    private final PendingOffers waiting = new PendingOffers();
     private OtlpExport export;
-    private long waitingSinceMs;
 
     GrpcExportRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
         this.sink = sink;
@@ -45,28 +43,20 @@ final class GrpcExportRouter extends ChannelInboundHandlerAdapter {
             return;
         }
         export.registerSenders(registry, Listeners.remote(ctx.channel().parent()), nowMs);
-        waiting.addAll(export.mapped.offers);
-        waitingSinceMs = nowMs;
+        waiting.start(export.mapped.offers, nowMs);
         drain(ctx);
     }
 
     private void drain(ChannelHandlerContext ctx) {
-        while (!waiting.isEmpty()) {
-            Mapped.Offer o = waiting.peekFirst();
-            boolean taken = o.spans() != null ? sink.offerSpans(o.source(), o.spans())
-                    : sink.offerMetrics(o.source(), o.metrics());
-            if (!taken) {
-                if (System.currentTimeMillis() - waitingSinceMs > OtlpRouter.GIVE_UP_MILLIS
-                        || !ctx.channel().isActive()) {
-                    waiting.clear();
-                    ctx.fireExceptionCaught(new GrpcRejectedException(GrpcRejectReason.UNAVAILABLE,
-                            "storage queue full for " + OtlpRouter.GIVE_UP_MILLIS / 1000 + " s; retry later"));
-                    return;
-                }
-                ctx.executor().schedule(() -> drain(ctx), OtlpRouter.RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        if (!waiting.offerTo(sink)) {
+            if (waiting.expired(System.currentTimeMillis()) || !ctx.channel().isActive()) {
+                waiting.clear();
+                ctx.fireExceptionCaught(new GrpcRejectedException(GrpcRejectReason.UNAVAILABLE,
+                        "storage queue full for " + OtlpRouter.GIVE_UP_MILLIS / 1000 + " s; retry later"));
                 return;
             }
-            waiting.pollFirst();
+            ctx.executor().schedule(() -> drain(ctx), OtlpRouter.RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return;
         }
         GrpcResponses.ok(ctx, export.answer);
     }

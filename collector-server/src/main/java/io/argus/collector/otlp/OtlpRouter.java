@@ -25,11 +25,10 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     private final AgentRegistry registry;
     private final MetricMapper metricMapper;
     private final OtlpMetrics metrics;
-    private final ArrayDeque<Mapped.Offer> waiting = new ArrayDeque<>();
+    private final PendingOffers waiting = new PendingOffers();
     /** Pipelined requests that came in while an earlier one waited for the store: answered in order. */
     private final ArrayDeque<Object> deferred = new ArrayDeque<>();
     private MessageLite pendingAnswer;
-    private long waitingSinceMs;
 
     OtlpRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics) {
         this.sink = sink;
@@ -58,32 +57,25 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
             return;
         }
         export.registerSenders(registry, OtlpErrorHandler.remote(ctx), nowMs);
-        waiting.addAll(export.mapped.offers);
+        waiting.start(export.mapped.offers, nowMs);
         pendingAnswer = export.answer;
-        waitingSinceMs = nowMs;
         drain(ctx);
     }
 
     private void drain(ChannelHandlerContext ctx) {
-        while (!waiting.isEmpty()) {
-            Mapped.Offer o = waiting.peekFirst();
-            boolean taken = o.spans() != null ? sink.offerSpans(o.source(), o.spans())
-                    : sink.offerMetrics(o.source(), o.metrics());
-            if (!taken) {
-                if (System.currentTimeMillis() - waitingSinceMs > GIVE_UP_MILLIS || !ctx.channel().isActive()) {
-                    waiting.clear();
-                    pendingAnswer = null;
-                    ctx.channel().config().setAutoRead(true);
-                    ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
-                            "storage queue full for " + GIVE_UP_MILLIS / 1000 + " s; retry later"));
-                    next(ctx);
-                    return;
-                }
-                ctx.channel().config().setAutoRead(false);
-                ctx.executor().schedule(() -> drain(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        if (!waiting.offerTo(sink)) {
+            if (waiting.expired(System.currentTimeMillis()) || !ctx.channel().isActive()) {
+                waiting.clear();
+                pendingAnswer = null;
+                ctx.channel().config().setAutoRead(true);
+                ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
+                        "storage queue full for " + GIVE_UP_MILLIS / 1000 + " s; retry later"));
+                next(ctx);
                 return;
             }
-            waiting.pollFirst();
+            ctx.channel().config().setAutoRead(false);
+            ctx.executor().schedule(() -> drain(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return;
         }
         ctx.channel().config().setAutoRead(true);
         MessageLite answer = pendingAnswer;

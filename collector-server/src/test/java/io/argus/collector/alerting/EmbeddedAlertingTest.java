@@ -103,6 +103,13 @@ class EmbeddedAlertingTest {
                 """.formatted(receiver.url("/slack"), receiver.url("/hang"), smtp.getSmtp().getPort(), threshold);
     }
 
+    Path startWithRules(String threshold) throws Exception {
+        Path rulesFile = Files.writeString(dir.resolve("rules.yaml"), rules(threshold));
+        collector = Collector.start(TestConfigs.ephemeral().dataDir(dir.resolve("data")).alertRules(rulesFile).build());
+        api = new Api(collector);
+        return rulesFile;
+    }
+
     /** Sends one 10-call cell of shop's POST /pay every 500 ms, {@link #errorsPerBatch} of them failed. */
     void startTraffic(TestAgent agent) {
         traffic = Executors.newSingleThreadScheduledExecutor();
@@ -123,10 +130,7 @@ class EmbeddedAlertingTest {
 
     @Test
     void anErrorRateRuleFiresNotifiesEveryChannelAndResolves() throws Exception {
-        Path rulesFile = dir.resolve("rules.yaml");
-        Files.writeString(rulesFile, rules("10%"));
-        collector = Collector.start(TestConfigs.ephemeral().dataDir(dir.resolve("data")).alertRules(rulesFile).build());
-        api = new Api(collector);
+        startWithRules("10%");
         try (TestAgent agent = new TestAgent(collector.ingestPort())) {
             agent.hello("shop", "shop-1");
             startTraffic(agent);
@@ -198,10 +202,7 @@ class EmbeddedAlertingTest {
 
     @Test
     void aChangedFileIsTakenAndAMalformedOneIsRefusedWithItsLine() throws Exception {
-        Path rulesFile = dir.resolve("rules.yaml");
-        Files.writeString(rulesFile, rules("10%"));
-        collector = Collector.start(TestConfigs.ephemeral().dataDir(dir.resolve("data")).alertRules(rulesFile).build());
-        api = new Api(collector);
+        Path rulesFile = startWithRules("10%");
         assertThat(api.json("/api/alerts/rules").get("rules").get(0).get("threshold").asDouble()).isEqualTo(0.1);
 
         Files.writeString(rulesFile, rules("25%"));

@@ -21,11 +21,14 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.resources.Resource;
-import io.opentelemetry.sdk.testing.trace.TestSpanData;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.data.StatusData;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.util.Collection;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -207,26 +210,39 @@ public final class OtlpGrpcTransportBenchmark {
         return sum;
     }
 
+    /** 512 finished server spans from the real SDK, collected instead of exported. */
     static List<SpanData> batch() {
         Resource resource = Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "bench",
                 AttributeKey.stringKey("service.instance.id"), "bench-1"));
         List<SpanData> out = new ArrayList<>();
-        long start = System.currentTimeMillis() * 1_000_000L;
+        SpanExporter collect = new SpanExporter() {
+            @Override
+            public CompletableResultCode export(Collection<SpanData> spans) {
+                out.addAll(spans);
+                return CompletableResultCode.ofSuccess();
+            }
+
+            @Override
+            public CompletableResultCode flush() {
+                return CompletableResultCode.ofSuccess();
+            }
+
+            @Override
+            public CompletableResultCode shutdown() {
+                return CompletableResultCode.ofSuccess();
+            }
+        };
+        SdkTracerProvider provider = SdkTracerProvider.builder().setResource(resource)
+                .addSpanProcessor(SimpleSpanProcessor.create(collect)).build();
+        Tracer tracer = provider.get("bench");
         for (int i = 0; i < SPANS; i++) {
-            String traceId = String.format("%032x", 0x1000L + i);
-            out.add(TestSpanData.builder().setName("GET /orders/{id}").setKind(SpanKind.SERVER)
-                    .setSpanContext(io.opentelemetry.api.trace.SpanContext.create(traceId,
-                            String.format("%016x", 0x100L + i), io.opentelemetry.api.trace.TraceFlags.getSampled(),
-                            io.opentelemetry.api.trace.TraceState.getDefault()))
-                    .setStartEpochNanos(start + i * 1_000L).setEndEpochNanos(start + i * 1_000L + 2_500_000L)
-                    .setHasEnded(true).setStatus(StatusData.unset()).setResource(resource)
-                    .setInstrumentationScopeInfo(InstrumentationScopeInfo.create("bench"))
-                    .setAttributes(Attributes.builder().put("http.request.method", "GET")
-                            .put("http.route", "/orders/{id}").put("url.path", "/orders/" + i)
-                            .put("http.response.status_code", 200L).put("server.address", "shop")
-                            .put("user_agent.original", "bench/1.0").build())
-                    .setTotalRecordedEvents(0).setTotalRecordedLinks(0).setTotalAttributeCount(6).build());
+            tracer.spanBuilder("GET /orders/{id}").setSpanKind(SpanKind.SERVER)
+                    .setAttribute("http.request.method", "GET").setAttribute("http.route", "/orders/{id}")
+                    .setAttribute("url.path", "/orders/" + i).setAttribute("http.response.status_code", 200L)
+                    .setAttribute("server.address", "shop").setAttribute("user_agent.original", "bench/1.0")
+                    .startSpan().end();
         }
+        provider.shutdown().join(10, TimeUnit.SECONDS);
         return out;
     }
 

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
+import io.argus.collector.testing.AlertRulesFiles;
 import io.argus.collector.testing.WebhookReceiver;
 import io.argus.perf.harness.proc.ManagedProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,29 +51,8 @@ class AlertingDruidClusterTest {
         ScheduledExecutorService traffic = Executors.newSingleThreadScheduledExecutor();
         ManagedProcess fleet = null;
         try (WebhookReceiver receiver = new WebhookReceiver()) {
-            Files.writeString(work.resolve("hook-url"), receiver.url("/hook"));
-            Path rules = Files.writeString(work.resolve("rules.yaml"), """
-                    evaluation_interval: 5s
-                    channels:
-                      - name: hook
-                        type: webhook
-                        url_file: hook-url
-                      - name: mail
-                        type: email
-                        smtp_host: 127.0.0.1
-                        smtp_port: %d
-                        tls: none
-                        from: argus@example.com
-                        to: oncall@example.com
-                    rules:
-                      - name: front failing
-                        service: front
-                        route: /front/fail
-                        signal: error_rate
-                        above: 20%%
-                        window: 1m
-                        channels: [hook, mail]
-                    """.formatted(smtp.getSmtp().getPort()));
+            Path rules = AlertRulesFiles.frontFailing(work, receiver.url("/hook"), smtp.getSmtp().getPort(), "5s",
+                    "1m");
             List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx256m", "-cp", System.getProperty("java.class.path"), FleetMain.class.getName(),
                     "--work", work.resolve("fleet").toString(), "--rate", "0",
