@@ -1,6 +1,7 @@
 package io.argus.collector.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.icegreen.greenmail.configuration.GreenMailConfiguration;
@@ -198,6 +199,15 @@ class EmbeddedAlertingTest {
             assertThat(api.get("/metrics").body())
                     .contains("argus_collector_alert_notifications_total{channel=\"hook\",outcome=\"sent\"} 2.0");
         }
+    }
+
+    @Test
+    void aMalformedFileAtStartStopsTheStartNamingTheLine() throws Exception {
+        Path rulesFile = Files.writeString(dir.resolve("rules.yaml"),
+                "rules:\n  - name: a\n    service: x\n    signal: nope\n    above: 1\n");
+        assertThatThrownBy(() -> Collector.start(TestConfigs.ephemeral().dataDir(dir.resolve("data"))
+                .alertRules(rulesFile).build()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("line 4: unknown signal 'nope'");
     }
 
     @Test

@@ -125,8 +125,9 @@ public final class AlertMessage {
             case JVM_GAUGE -> r.gauge();
         };
         String value = Double.isNaN(event.value()) ? "no data" : format(r.signal(), event.value());
-        return scope + ": " + what + " " + value + (event.to() == AlertState.FIRING ? " " : ", was ")
-                + r.comparison() + " " + format(r.signal(), r.threshold()) + " over " + format(r.window());
+        String bound = r.comparison() + " " + format(r.signal(), r.threshold());
+        return scope + ": " + what + " " + value + (event.to() == AlertState.FIRING ? " " + bound
+                : " (fires " + bound + ")") + " over " + format(r.window());
     }
 
     private static String format(SignalKind signal, double v) {
