@@ -279,7 +279,8 @@ class CollectorMainTest {
     void runsInForegroundAndStopsOnSigterm() throws Exception {
         Path err = dataDir.resolve("err.txt");
         Path data = dataDir.resolve("data");
-        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir", data.toString());
+        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--otlp-grpc-port",
+                "0", "--data-dir", data.toString());
         try {
             Pattern started = Pattern.compile(
                     "Argus collector started: ingest 127\\.0\\.0\\.1:(\\d+), http http://127\\.0\\.0\\.1:(\\d+)/, data (.+)$",
