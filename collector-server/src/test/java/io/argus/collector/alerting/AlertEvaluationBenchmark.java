@@ -31,7 +31,8 @@ import java.util.SplittableRandom;
 
 /**
  * What alert evaluation costs on the embedded store (a harness run by hand, not by {@code mvn verify}): a fleet's
- * call metric cells (services x routes, one 10 s cell per route and status, {@code hours} of them) in DuckDB, and
+ * call metric cells (services x routes, one 10 s cell per route and status, {@code hours} of them, written in time
+ * order as agents' flushes arrive) in DuckDB, and
  * {@code rules} rules (error rate, P95, P99 and request rate over 5 min, on a route or a whole service) evaluated
  * by the real evaluator pass after pass. Beside it, in the same run, the baseline: one RED chart query of the API
  * (1 h in 30 s steps) for the same scopes. Reported per rule: wall time and the process's CPU time (DuckDB's own
@@ -161,9 +162,10 @@ public final class AlertEvaluationBenchmark {
         SplittableRandom rnd = new SplittableRandom(11);
         long from = now - hours * 3_600_000L;
         long cells = 0;
-        for (int s = 0; s < services; s++) {
-            Source source = new Source("svc-" + s, "svc-" + s + "-1");
-            for (long t = from; t < now; t += STEP_MS) {
+        // in time order across services, as agents' flushes arrive (the table's row groups then follow time)
+        for (long t = from; t < now; t += STEP_MS) {
+            for (int s = 0; s < services; s++) {
+                Source source = new Source("svc-" + s, "svc-" + s + "-1");
                 MetricBatch.Builder b = MetricBatch.newBuilder().setTimestampMs(t).setIntervalMs(STEP_MS);
                 for (long bound : BOUNDS) {
                     b.addBucketBoundsNanos(bound);
