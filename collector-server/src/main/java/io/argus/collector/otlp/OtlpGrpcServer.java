@@ -65,9 +65,11 @@ public final class OtlpGrpcServer implements AutoCloseable {
                 "otlp-grpc", ch -> ch.pipeline()
                         .addLast("timeout", new ReadTimeoutHandler(IDLE_SECONDS))
                         .addLast("http2", Http2FrameCodecBuilder.forServer()
-                                .initialSettings(Http2Settings.defaultSettings()
-                                        .maxConcurrentStreams(100).maxHeaderListSize(16 * 1024))
+                                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(100)
+                                        .maxHeaderListSize(16 * 1024)
+                                        .initialWindowSize(GrpcConnectionWindow.WINDOW_BYTES))
                                 .build())
+                        .addLast("window", new GrpcConnectionWindow())
                         .addLast("calls", new Http2MultiplexHandler(perCall))
                         .addLast("errors", errors));
         Channel ch = b.bind(bind, port).sync().channel();

@@ -199,7 +199,7 @@ public final class OtlpGrpcTransportBenchmark {
         return cpu / 1e3 / spans;
     }
 
-    static void send(OtlpGrpcSpanExporter exporter, List<SpanData> batch, int batches) {
+    static void send(SpanExporter exporter, List<SpanData> batch, int batches) {
         for (int i = 0; i < batches; i++) {
             if (!exporter.export(batch).join(30, TimeUnit.SECONDS).isSuccess()) {
                 throw new IllegalStateException("export failed");
