@@ -1,11 +1,14 @@
 package io.argus.collector;
 
+import io.argus.collector.alerting.Alerting;
+import io.argus.collector.alerting.rules.RuleFileException;
 import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
 import io.argus.collector.otlp.OtlpHttpServer;
+import io.argus.collector.otlp.OtlpGrpcServer;
 import io.argus.collector.security.ServerTls;
 import io.argus.collector.kafka.KafkaSink;
 import io.argus.collector.storage.IngestSink;
@@ -67,6 +70,9 @@ public final class Collector implements AutoCloseable {
     private IngestServer ingest;
     private HttpApiServer http;
     private OtlpHttpServer otlp;
+    private OtlpGrpcServer otlpGrpc;
+    /** Rules, evaluation and notifications; {@code null} without {@link CollectorConfig#alertRules()}. */
+    private Alerting alerting;
     private volatile boolean closed;
 
     private Collector(CollectorConfig config) {
@@ -132,8 +138,9 @@ public final class Collector implements AutoCloseable {
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
             if (c.queries instanceof DruidStorage druid) {
                 // a query node: the API only, agents and services from the stored session events
+                c.startAlerting(druid);
                 c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, null, druid,
-                        c.meters, tls, config.httpCredentials(), config.httpLimits());
+                        c.alerting, c.meters, tls, config.httpCredentials(), config.httpLimits());
                 LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
                         + " (no ingest)");
                 warnAboutExposure(config);
@@ -146,12 +153,20 @@ public final class Collector implements AutoCloseable {
             c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
                     config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
                     config.ingestLimits(), window, c.sink, c.registry, c.ingestMetrics, c.meters, tls);
+            if (c.queries != null) {
+                c.startAlerting(c.registry);
+            }
             c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.queries, c.sink,
-                    c.registry, c.meters, tls, config.httpCredentials(), config.httpLimits());
+                    c.registry, c.alerting, c.meters, tls, config.httpCredentials(), config.httpLimits());
             if (config.otlpHttpPort() != 0) {
                 c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
                         config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls, config.httpCredentials(),
                         config.httpLimits(), window);
+            }
+            if (config.otlpGrpcPort() != 0) {
+                c.otlpGrpc = OtlpGrpcServer.start(config.bind(), Math.max(0, config.otlpGrpcPort()), c.boss,
+                        c.workers, config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls,
+                        config.httpCredentials(), window, config.httpLimits().otlpStoreWait().toMillis());
             }
             if (c.storage != null) {
                 c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
@@ -169,10 +184,19 @@ public final class Collector implements AutoCloseable {
         LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort())
                 + (config.tls() == null ? "" : " (TLS)") + ", http " + c.httpUrl() + ", "
                 + (c.otlp == null ? "" : "otlp " + scheme + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
+                + (c.otlpGrpc == null ? "" : "otlp/grpc " + hostPort(config.bind(), c.otlpGrpcPort()) + ", ")
+                + (c.alerting == null ? "" : "alert rules " + config.alertRules() + ", ")
                 + (config.kafka() == null ? "data " + config.dataDir()
                 : "ingest-only, publishing to Kafka at " + config.kafka().bootstrap()));
         warnAboutExposure(config);
         return c;
+    }
+
+    /** Reads the rules file and starts evaluating it over this collector's queries. */
+    private void startAlerting(io.argus.collector.storage.AgentDirectory agents) throws RuleFileException {
+        if (config.alertRules() != null) {
+            alerting = Alerting.start(config.alertRules(), queries, agents, meters, this::httpUrl);
+        }
     }
 
     /** What a collector reachable from other hosts still leaves open; one WARN line each. */
@@ -239,6 +263,11 @@ public final class Collector implements AutoCloseable {
         return otlp == null ? 0 : otlp.port();
     }
 
+    /** The OTLP/gRPC port (the real one when the config asked for any free port); 0 when the receiver is off. */
+    public int otlpGrpcPort() {
+        return otlpGrpc == null ? 0 : otlpGrpc.port();
+    }
+
     /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/} ({@code https://} with TLS). */
     public String httpUrl() {
         return (config.tls() == null ? "http://" : "https://") + hostPort(config.bind(), httpPort()) + "/";
@@ -290,6 +319,12 @@ public final class Collector implements AutoCloseable {
         }
         if (otlp != null) {
             otlp.close();
+        }
+        if (otlpGrpc != null) {
+            otlpGrpc.close();
+        }
+        if (alerting != null) {
+            alerting.close();
         }
         housekeeping.shutdownNow();
         retention.shutdownNow();

@@ -17,7 +17,7 @@ public final class PerfOptions {
     public String target = "sample";
     /** The load endpoint; null until parsed, then the target's first endpoint unless given. */
     public String endpoint;
-    public List<String> scenarios = new ArrayList<>(Scenario.names());
+    public List<String> scenarios = new ArrayList<>(Scenario.DEFAULTS.stream().map(Scenario::name).toList());
     public String mode = "default";
     public int startupRuns = 5;
     public int rounds = 10;
@@ -57,8 +57,9 @@ public final class PerfOptions {
                   --endpoint NAME         the load endpoint. sample: call (front->back, default), ping, cpu;
                                           druid: sql (the seed's query through the router, default) or
                                           health (GET /status/health on the coordinator-overlord)
-                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,elastic
-                                          (default: all seven; baseline is needed for the comparisons)
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,
+                                          otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
+                                          baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
                   --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of

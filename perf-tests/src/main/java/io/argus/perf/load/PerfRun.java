@@ -278,7 +278,9 @@ public final class PerfRun {
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
         String address = collector == null ? "127.0.0.1:9898" : collector.ingestAddress();
-        String otlp = collector == null ? "http://127.0.0.1:4318" : collector.otlpEndpoint();
+        boolean grpc = "grpc".equals(s.otlpProtocol());
+        String otlp = collector == null ? (grpc ? "http://127.0.0.1:4317" : "http://127.0.0.1:4318")
+                : grpc ? collector.otlpGrpcEndpoint() : collector.otlpEndpoint();
         return service -> s.jvmOptions(service, home, peers, address, otlp, plugins);
     }
 
