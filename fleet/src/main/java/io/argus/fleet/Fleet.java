@@ -29,7 +29,7 @@ public final class Fleet implements AutoCloseable {
     private static final int PARTITIONS = 3;
     private static final Pattern INGEST_READY =
             Pattern.compile("Argus collector started: ingest [^:]+:(\\d+), http (http://\\S+), ");
-    private static final Pattern QUERY_READY = Pattern.compile("Argus query collector started: http (http://\\S+), ");
+    private static final Pattern QUERY_READY = Pattern.compile("Argus collector started: http (http://\\S+), ");
     private static final Pattern SERVICE_READY = Pattern.compile("SampleService \\S+ Started @\\d+ms port=(\\d+)");
 
     private final List<AutoCloseable> started = new ArrayList<>();

@@ -1,10 +1,10 @@
 package io.argus.collector.http;
 
+import io.argus.collector.net.PeerAddress;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.HttpDecodeFailures;
 import io.argus.collector.HttpLimits;
-import io.argus.collector.Listeners;
 import io.argus.collector.RateLimitedLog;
 import io.argus.collector.alerting.Alerting;
 import io.argus.collector.storage.AgentDirectory;
@@ -98,7 +98,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (!req.decoderResult().isSuccess()) {
             HttpResponseStatus status = HttpDecodeFailures.status(req);
             String message = HttpDecodeFailures.message(req, limits);
-            badRequests.warn(status, "refused HTTP request from " + Listeners.remote(ctx.channel()) + ": "
+            badRequests.warn(status, "refused HTTP request from " + PeerAddress.of(ctx.channel()) + ": "
                     + status.code() + " " + message);
             send(ctx, error(status, message), false, false, null, 0);
             return;
@@ -111,7 +111,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             path = uri.path();
             params = new QueryParams(uri.parameters());
         } catch (IllegalArgumentException e) {
-            badRequests.warn("malformed", "refused HTTP request from " + Listeners.remote(ctx.channel())
+            badRequests.warn("malformed", "refused HTTP request from " + PeerAddress.of(ctx.channel())
                     + ": malformed URL: " + e.getMessage());
             send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed URL: " + e.getMessage()), keepAlive, false,
                     null, 0);

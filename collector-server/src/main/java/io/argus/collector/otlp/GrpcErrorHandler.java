@@ -1,6 +1,6 @@
 package io.argus.collector.otlp;
 
-import io.argus.collector.Listeners;
+import io.argus.collector.net.PeerAddress;
 import io.argus.collector.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -31,7 +31,7 @@ final class GrpcErrorHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         boolean stream = ctx.channel() instanceof Http2StreamChannel;
-        String remote = Listeners.remote(stream ? ctx.channel().parent() : ctx.channel());
+        String remote = PeerAddress.of(stream ? ctx.channel().parent() : ctx.channel());
         if (cause instanceof IOException || cause instanceof ReadTimeoutException) {
             OtlpErrorHandler.LOG.log(Level.FINE, "OTLP/gRPC connection from " + remote + " failed", cause);
             ctx.close();

@@ -1,6 +1,6 @@
 package io.argus.collector.otlp;
 
-import io.argus.collector.Listeners;
+import io.argus.collector.net.PeerAddress;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.storage.IngestSink;
@@ -47,7 +47,7 @@ final class GrpcExportRouter extends ChannelInboundHandlerAdapter {
         if (export == null) {
             return;
         }
-        export.registerSenders(registry, Listeners.remote(ctx.channel().parent()), nowMs);
+        export.registerSenders(registry, PeerAddress.of(ctx.channel().parent()), nowMs);
         waiting.start(export.mapped.offers, nowMs);
         drain(ctx);
     }
