@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 final class StartupFootprintSection implements Section<RunResults> {
 
     static final String PREVIOUS = "startup-previous.properties";
+    static final String TITLE = "Start-up footprint";
     private static final Pattern JAVA_MAJOR = Pattern.compile("version \"(\\d+)");
 
     private static final Function<ProcessStartup, Double> CLASSES =
@@ -48,7 +49,8 @@ final class StartupFootprintSection implements Section<RunResults> {
 
     @Override
     public void render(RunResults r, Markdown md) {
-        md.section("Start-up footprint");
+        md.line("### " + TITLE);
+        md.line("");
         ScenarioResult base = r.scenario("baseline");
         if (base == null) {
             md.line("No baseline scenario in this run: the agent's own classes and CPU cannot be told apart.");
