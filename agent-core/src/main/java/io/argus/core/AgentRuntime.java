@@ -91,13 +91,12 @@ public final class AgentRuntime {
         ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
         DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
         TraceContext.install(new ContextRecorder(tracer));
-        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
-                version);
 
         List<String> started = new ArrayList<String>();
         List<TypeProbe> probes = new ArrayList<TypeProbe>();
         List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
-        loadPlugins(settings, agentLoader, exporter, started, probes, fieldDeclarations);
+        List<GaugeSource> gauges = new ArrayList<GaugeSource>();
+        loadPlugins(settings, agentLoader, gauges, started, probes, fieldDeclarations);
         fields.declare(fieldDeclarations);
         Map<String, FieldRegistry.OwnerFields> owners = settings.ownerFields
                 ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
@@ -105,11 +104,19 @@ public final class AgentRuntime {
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
         engine.prepare(inst);
 
-        // from here on every class goes through the engine; classes the gate held go on
+        // from here on every class goes through the engine; classes the gate held go on. What is left of the
+        // start-up runs beside the application
         gate.open(new AgentTransformer(ownerFields, engine.transformer()));
         if (!gateRegistered) {
             inst.addTransformer(gate, true);
         }
+        if (AgentLog.isDebug()) {
+            AgentLog.debug("start-up: engine ready after " + (System.nanoTime() - startNanos) / 1_000_000 + " ms, "
+                    + Thread.currentThread().getName() + " cpu " + AgentStartup.threadCpuMillis() + " ms; "
+                    + gate.heldClasses() + " classes waited for it so far");
+        }
+        engine.warmUp();
+        ownerFields.warmUp();
         engine.retransformLoaded();
         tracer.onFirstTrace(new Runnable() {
             @Override
@@ -121,6 +128,12 @@ public final class AgentRuntime {
                 }
             }
         });
+        // spans recorded until now wait in the queue
+        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
+                version);
+        for (GaugeSource gauge : gauges) {
+            exporter.addGaugeSource(gauge);
+        }
         exporter.startedObserving(mode.settingValue(), gate.openedAtMillis());
         exporter.addGaugeSource(new GaugeSource() {
             @Override
@@ -154,7 +167,7 @@ public final class AgentRuntime {
         }
     }
 
-    private static void loadPlugins(AgentSettings settings, ClassLoader loader, final Exporter exporter,
+    private static void loadPlugins(AgentSettings settings, ClassLoader loader, final List<GaugeSource> gauges,
                                     List<String> started, List<TypeProbe> probes, List<FieldDeclaration> fields) {
         final AgentSettings pluginSettings = settings;
         PluginContext context = new PluginContext() {
@@ -165,7 +178,7 @@ public final class AgentRuntime {
 
             @Override
             public void addGaugeSource(GaugeSource source) {
-                exporter.addGaugeSource(source);
+                gauges.add(source);
             }
         };
         Iterator<ArgusPlugin> plugins = ServiceLoader.load(ArgusPlugin.class, loader).iterator();

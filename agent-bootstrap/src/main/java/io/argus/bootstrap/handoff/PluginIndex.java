@@ -56,7 +56,7 @@ public final class PluginIndex {
             if (line.isEmpty()) {
                 continue;
             }
-            String[] parts = line.split("\\s+");
+            String[] parts = words(line);
             String kind = parts[0];
             if (kind.equals("plugin") && parts.length == 2) {
                 current = new Plugin(parts[1]);
@@ -81,6 +81,25 @@ public final class PluginIndex {
             }
         }
         return new PluginIndex(plugins);
+    }
+
+    /** The words of a trimmed line, split at runs of spaces and tabs (premain loads no regular expressions). */
+    static String[] words(String line) {
+        List<String> words = new ArrayList<String>(4);
+        int i = 0;
+        while (i < line.length()) {
+            while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            int start = i;
+            while (i < line.length() && !Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            if (i > start) {
+                words.add(line.substring(start, i));
+            }
+        }
+        return words.toArray(new String[0]);
     }
 
     private static IOException malformed(String source, int number, String line, String expected) {
@@ -126,7 +145,7 @@ public final class PluginIndex {
         if (value == null) {
             return types;
         }
-        for (String entry : value.split(",")) {
+        for (String entry : value.split(",")) { // a one-character split: no regular expression
             int hash = entry.indexOf('#');
             String type = (hash >= 0 ? entry.substring(0, hash) : entry).trim();
             if (!type.isEmpty()) {

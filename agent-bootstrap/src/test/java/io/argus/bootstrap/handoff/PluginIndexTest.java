@@ -76,6 +76,13 @@ class PluginIndexTest {
     }
 
     @Test
+    void wordsAreSplitAtRunsOfBlanks() {
+        assertThat(PluginIndex.words("subtypes  java.sql.Statement\tStatement Call")).containsExactly("subtypes",
+                "java.sql.Statement", "Statement", "Call");
+        assertThat(PluginIndex.words("plugin x")).containsExactly("plugin", "x");
+    }
+
+    @Test
     void typesInASettingAreTheClassesBeforeEachHash() {
         assertThat(PluginIndex.typesIn(" a.B#c , d.E#* ,, f.G")).containsExactly("a.B", "d.E", "f.G");
         assertThat(PluginIndex.typesIn(null)).isEmpty();

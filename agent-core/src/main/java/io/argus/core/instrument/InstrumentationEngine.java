@@ -50,8 +50,8 @@ public final class InstrumentationEngine {
     }
 
     /**
-     * Makes the weaver and warms it up, on the calling thread: false (logged) if it cannot be made, and then
-     * no class is instrumented. Then {@link #transformer()} is ready for the classes that load.
+     * Makes the weaver, on the calling thread: false (logged) if it cannot be made, and then no class is
+     * instrumented. Then {@link #transformer()} is ready for the classes that load.
      */
     public synchronized boolean prepare(Instrumentation inst) {
         if (probes.isEmpty()) {
@@ -63,7 +63,6 @@ public final class InstrumentationEngine {
         try {
             ModuleReads.openJdkTargetsToBridge(inst, exactTypeNames(probes));
             weaver = new AdviceWeaver(probes, agentLoader, new HelperInjector(agentLoader, inst));
-            weaver.warmUp(agentLoader);
         } catch (Throwable t) {
             weaver = null;
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
@@ -71,6 +70,22 @@ public final class InstrumentationEngine {
         }
         timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
         return true;
+    }
+
+    /**
+     * Weaves one class of the agent's own ({@link AdviceWarmUp}), result dropped, so that the first class the
+     * application loads finds ByteBuddy's advice machinery loaded. Run on the start-up thread once the
+     * transformer is in force: a class the start gate held does not wait for it.
+     */
+    public void warmUp() {
+        AdviceWeaver prepared = weaver;
+        if (prepared != null) {
+            try {
+                prepared.warmUp(agentLoader);
+            } catch (Throwable t) {
+                AgentLog.warn("the instrumentation engine's warm-up failed", t);
+            }
+        }
     }
 
     /** Instruments the classes that load, once {@link #prepare} succeeded; registered through the start gate. */

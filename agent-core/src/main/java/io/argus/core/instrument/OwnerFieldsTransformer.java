@@ -32,8 +32,8 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
     }
 
     /**
-     * The transformer for {@code owners}, warmed up; JDK owner classes' modules are made to read the bridge
-     * first. Not registered: it runs behind the start gate ({@link AgentTransformer}).
+     * The transformer for {@code owners}; JDK owner classes' modules are made to read the bridge first. Not
+     * registered: it runs behind the start gate ({@link AgentTransformer}).
      *
      * @param transformedClasses counts the classes it adds fields to
      */
@@ -42,9 +42,6 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
                                                 AtomicLong transformedClasses) {
         OwnerFieldsTransformer transformer = new OwnerFieldsTransformer(agentLoader, transformedClasses);
         transformer.add(inst, owners);
-        if (!owners.isEmpty()) {
-            transformer.warmUp(owners.values().iterator().next());
-        }
         return transformer;
     }
 
@@ -95,15 +92,25 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
     }
 
     /**
-     * Runs one injection on a class of the agent's own, result dropped: the code it needs is loaded here,
-     * on the start-up thread, not while the application defines its first owner class (often on its
-     * first request).
+     * Runs one injection on a class of the agent's own, result dropped: the code it needs is loaded on the
+     * start-up thread, not while the application defines its first owner class (often on its first request).
      */
-    private void warmUp(FieldRegistry.OwnerFields anyOwner) {
+    public void warmUp() {
+        Map<String, FieldInjection> current = injections;
+        if (!current.isEmpty()) {
+            try {
+                warmUp(current.values().iterator().next());
+            } catch (Throwable t) {
+                AgentLog.warn("the field injection's warm-up failed", t);
+            }
+        }
+    }
+
+    private void warmUp(FieldInjection anyOwner) {
         String name = WarmUp.class.getName().replace('.', '/');
         byte[] classFile = ClassFiles.read(agentLoader, name + ".class");
         if (classFile != null) {
-            new FieldInjection(anyOwner).inject(agentLoader, name, classFile, superTypes);
+            anyOwner.inject(agentLoader, name, classFile, superTypes);
         }
     }
 

@@ -205,7 +205,7 @@ class WriteGroupingTest {
         Path data = dir.resolve("collector");
         Map<String, Long> expected = new HashMap<>();
         try (Collector collector = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0)
-                .dataDir(data).build())) {
+                .otlpHttpPort(0).dataDir(data).build())) {
             ExecutorService pool = Executors.newFixedThreadPool(agents);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();
