@@ -431,7 +431,6 @@ public final class PerfRun {
                     gc0.put(p.pid(), procStats.jstatGc(p.pid()));
                     cpu0.put(p.pid(), ProcStats.cpuMillis(p.pid()));
                 }
-                boundary = meter.read();
             }
             Round round = loop.runRound(i, options.roundSize, discarded);
             round.pass = pass;
@@ -504,14 +503,25 @@ public final class PerfRun {
         if (cp == null) {
             throw new java.io.IOException("Gatling not found (neither on the class path nor in <peers>/gatling)");
         }
-        ResourceMeter.Reading before = meter.read();
+        ResourceMeter.Reading[] readings = new ResourceMeter.Reading[2];
         RunResults.Gatling g = new GatlingRunner(Path.of(System.getProperty("java.home"), "bin", "java"), cp,
                 placement.loadPrefix())
                 .run(t.plan().loadRequest(), options.gatlingUsers, options.gatlingSeconds, dir,
-                        out.resolve("logs/load/" + s.name() + "-gatling.log"), "argus-perf " + s.name());
-        // the whole Gatling window (its JVM's start and the report included): one figure per scenario
+                        out.resolve("logs/load/" + s.name() + "-gatling.log"), "argus-perf " + s.name(),
+                        new GatlingRunner.Window() {
+                            @Override
+                            public void started() {
+                                readings[0] = meter.read();
+                            }
+
+                            @Override
+                            public void ended() {
+                                readings[1] = meter.read();
+                            }
+                        });
+        // the simulation's window: one figure per scenario
         Round window = new Round();
-        meter.fill(window, before, meter.read());
+        meter.fill(window, readings[0], readings[1]);
         if (g.requests > 0) {
             for (ProcessResources pr : r.resources) {
                 Double ms = window.cpuMs.get(pr.service);

@@ -146,10 +146,15 @@ public class RunResults {
         public Long agentInitMs;
         /**
          * From spawn to the sending of the earliest probe, from the first answer on, whose trace the run's collector
-         * stored (each probe carries a sampled traceparent of its own): when the process was observed. Null when it
-         * was not probed or never observed.
+         * stored (each probe carries a sampled traceparent of its own), or to {@link #readyMs} when that probe was the
+         * first answered one: when the process was observed. Null when it was not probed or never observed.
          */
         public Double observedMs;
+        /**
+         * When that probe was sent. Before ready when it is the first answered probe: with the start gate, the
+         * application's first request waits for the agent's engine, so it was sent before the first answer came.
+         */
+        public Double observedProbeSentMs;
         /** observed, never observed, or not probed; with the reason for the latter two. */
         public String observation;
         /** Probes sent from the first answer on (the readiness probe that answered first included). */

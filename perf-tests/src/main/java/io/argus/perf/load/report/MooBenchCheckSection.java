@@ -7,9 +7,6 @@ import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.MooBenchCheck;
 import io.argus.perf.load.model.RunResults.MooBenchConfig;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /**
@@ -26,7 +23,7 @@ final class MooBenchCheckSection implements Section<RunResults> {
     private final Properties previous;
 
     MooBenchCheckSection() {
-        this(load());
+        this(PreviousFigures.load(PREVIOUS));
     }
 
     MooBenchCheckSection(Properties previous) {
@@ -74,17 +71,5 @@ final class MooBenchCheckSection implements Section<RunResults> {
     private String reference(String key) {
         String v = previous.getProperty(key);
         return v == null || v.isBlank() ? Fmt.NONE : v.trim();
-    }
-
-    private static Properties load() {
-        Properties p = new Properties();
-        try (InputStream in = MooBenchCheckSection.class.getResourceAsStream(PREVIOUS)) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + PREVIOUS, e);
-        }
-        return p;
     }
 }

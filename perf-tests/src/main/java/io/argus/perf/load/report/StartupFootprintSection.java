@@ -9,9 +9,6 @@ import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
 import java.util.Properties;
 import java.util.Set;
@@ -40,7 +37,7 @@ final class StartupFootprintSection implements Section<RunResults> {
     private final Properties previous;
 
     StartupFootprintSection() {
-        this(loadPrevious());
+        this(PreviousFigures.load(PREVIOUS));
     }
 
     StartupFootprintSection(Properties previous) {
@@ -132,17 +129,5 @@ final class StartupFootprintSection implements Section<RunResults> {
             }
         }
         return services;
-    }
-
-    private static Properties loadPrevious() {
-        Properties p = new Properties();
-        try (InputStream in = StartupFootprintSection.class.getResourceAsStream(PREVIOUS)) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + PREVIOUS, e);
-        }
-        return p;
     }
 }

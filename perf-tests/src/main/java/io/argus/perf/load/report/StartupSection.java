@@ -28,8 +28,9 @@ final class StartupSection implements Section<RunResults> {
                 + "endpoint (every 10 ms, later every 2% of the time since the first answer), each probe with a sampled "
                 + "traceparent of its own, and asks the collector for them (`GET /api/traces/{traceId}`). A process not "
                 + "observed within " + r.settings.observeTimeoutSeconds + " s of its first answer counts as never "
-                + "observed, with the time the probing gave up (a lower bound). When the very first answered request is "
-                + "traced, observed is a few ms below ready (that request's own latency).");
+                + "observed, with the time the probing gave up (a lower bound). Observed is never before ready: when the "
+                + "first answered request is itself traced it equals ready (with Argus's start gate that request may "
+                + "have waited for the agent's engine; results.json keeps when it was sent, `observedProbeSentMs`).");
         md.line("");
         Set<String> services = services(r);
         List<String> head = new ArrayList<>(List.of("Scenario", "n"));

@@ -152,7 +152,9 @@ public final class Launcher {
         s.probesSent = o.probes().size();
         s.probesUnobserved = o.unobserved();
         if (o.observed() != null) {
-            s.observedMs = (o.observed().sentNanos() - p.spawnNanos()) / 1e6;
+            s.observedProbeSentMs = (o.observed().sentNanos() - p.spawnNanos()) / 1e6;
+            // never before ready: a probe the start gate held was sent before anything answered
+            s.observedMs = Math.max(s.readyMs, s.observedProbeSentMs);
             s.observedTraceId = o.observed().traceId();
             s.observation = "observed";
         } else {

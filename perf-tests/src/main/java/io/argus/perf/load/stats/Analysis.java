@@ -391,46 +391,30 @@ public final class Analysis {
             default:
                 break;
         }
+        return switch (metric) {
+            case "cpuUsPerRequest" -> sum(s, r -> r.measuredRequests == 0 ? null : r.cpuUsPerRequest);
+            case "gatlingCpuUsPerRequest" -> sum(s, r -> r.gatlingCpuUsPerRequest);
+            case "gatlingAllocBytesPerRequest" -> sum(s, r -> r.gatlingAllocBytesPerRequest);
+            case "allocBytesPerRequest" -> sum(s, r -> r.allocBytesPerRequest);
+            case "peakRssMb" -> sum(s, r -> r.vmHwmKb / 1024.0);
+            case "heapAfterGcMb" -> sum(s, r -> r.heapUsedAfterGcKb == null ? null : r.heapUsedAfterGcKb / 1024.0);
+            case "threads" -> sum(s, r -> (double) r.threads);
+            default -> throw new IllegalArgumentException("unknown metric " + metric);
+        };
+    }
+
+    /** The sum over the processes; null when there are none or one lacks the figure. */
+    private static Double sum(ScenarioResult s, java.util.function.Function<ProcessResources, Double> value) {
         if (s.resources.isEmpty()) {
             return null;
         }
         double sum = 0;
         for (ProcessResources r : s.resources) {
-            switch (metric) {
-                case "cpuUsPerRequest" -> {
-                    if (r.measuredRequests == 0) {
-                        return null;
-                    }
-                    sum += r.cpuUsPerRequest;
-                }
-                case "gatlingCpuUsPerRequest" -> {
-                    if (r.gatlingCpuUsPerRequest == null) {
-                        return null;
-                    }
-                    sum += r.gatlingCpuUsPerRequest;
-                }
-                case "gatlingAllocBytesPerRequest" -> {
-                    if (r.gatlingAllocBytesPerRequest == null) {
-                        return null;
-                    }
-                    sum += r.gatlingAllocBytesPerRequest;
-                }
-                case "allocBytesPerRequest" -> {
-                    if (r.allocBytesPerRequest == null) {
-                        return null;
-                    }
-                    sum += r.allocBytesPerRequest;
-                }
-                case "peakRssMb" -> sum += r.vmHwmKb / 1024.0;
-                case "heapAfterGcMb" -> {
-                    if (r.heapUsedAfterGcKb == null) {
-                        return null;
-                    }
-                    sum += r.heapUsedAfterGcKb / 1024.0;
-                }
-                case "threads" -> sum += r.threads;
-                default -> throw new IllegalArgumentException("unknown metric " + metric);
+            Double v = value.apply(r);
+            if (v == null) {
+                return null;
             }
+            sum += v;
         }
         return sum;
     }

@@ -75,7 +75,8 @@ final class SyntheticResults {
                     if (sc.observable()) {
                         // deferred: observed a second after ready; otherwise from the first answer
                         boolean deferred = "deferred".equals(sc.startupMode());
-                        p.observedMs = p.readyMs + (deferred ? 1000 : -3);
+                        p.observedProbeSentMs = p.readyMs + (deferred ? 1000 : -3);
+                        p.observedMs = Math.max(p.readyMs, p.observedProbeSentMs);
                         p.probesSent = deferred ? 60 : 40;
                         p.probesUnobserved = deferred ? 45 : 0;
                         p.observation = "observed";
