@@ -84,7 +84,8 @@ public final class PerfOptions {
                   --observe-timeout S     how long a process of a tracing scenario is probed after its first
                                           answer before it counts as never observed (default 60)
                   --moobench short|none   the per-call regression check at the end of the run: a short MooBench
-                                          (T, T+I, T+I+C, one JVM of 1,000,000 calls each; default short)
+                                          (T, T+I, T+I+C, one JVM of 1,000,000 calls each, 200,000 with
+                                          --quick; default short)
                   --argus-home DIR        the Argus distribution (agent/, collector/, perf/)
                   --peers DIR             folder with opentelemetry-javaagent.jar and elastic-apm-agent.jar
                                           (default: <argus-home>/perf/peers)

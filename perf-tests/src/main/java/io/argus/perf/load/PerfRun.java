@@ -108,7 +108,7 @@ public final class PerfRun {
             Placement.restoreHarness(harnessCpus);
         }
         if (options.moobench.equals("short")) {
-            results.moobench = new MooBenchCheckRun(home, java, out, log).run();
+            results.moobench = new MooBenchCheckRun(home, java, out, options.mode.equals("quick")).run();
             say("moobench %s", results.moobench.error == null ? MooBenchCheckRun.describe(results.moobench)
                     : "FAILED: " + results.moobench.error);
         }

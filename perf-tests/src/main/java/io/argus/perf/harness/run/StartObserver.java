@@ -20,8 +20,8 @@ import java.util.function.BooleanSupplier;
  * deferred start-up on a busy machine) sends only a few hundred. Every
  * {@value #CHECK_MILLIS} ms it asks the collector for the newest probe sent at least
  * {@value #EXPORT_LAG_MILLIS} ms before (both agents export a span within about a second of its
- * end); once one is found it looks through the earlier probes, first to last, for the earliest
- * stored one. Those were sent before the one found, so an agent that traced them has exported
+ * end), or while there is none that old for the first answer; once one is found it looks through
+ * the earlier probes, first to last, for the earliest stored one. Those were sent before the one found, so an agent that traced them has exported
  * them by then.
  */
 public final class StartObserver {
@@ -122,7 +122,10 @@ public final class StartObserver {
         return new Observation(observed, probes, unobserved, stopped, note);
     }
 
-    /** The index of the newest answered probe sent at least the export lag ago, if stored; else -1. */
+    /**
+     * The index of the newest answered probe sent at least the export lag ago, if stored; within the first lag, the
+     * first answer (an agent that observes from the first request has it exported within a second); else -1.
+     */
     private int check(List<ProbeRequest> probes, long now) throws IOException, InterruptedException {
         long sentBefore = now - EXPORT_LAG_MILLIS * 1_000_000;
         for (int i = probes.size() - 1; i >= 0; i--) {
@@ -131,7 +134,7 @@ public final class StartObserver {
                 return store.stored(p.traceId()) ? i : -1;
             }
         }
-        return -1;
+        return store.stored(probes.get(0).traceId()) ? 0 : -1;
     }
 
     /** The newest answered probe that is stored, looking back from the last; -1 if none. */

@@ -21,30 +21,33 @@ import java.util.Map;
 /**
  * The per-call regression check every perf run ends with: a short MooBench configuration (no agent,
  * the probe deactivated, collecting; one fresh JVM each of {@value #CALLS} calls at depth 10, the
- * first half thrown away), so that a change in what one instrumented call costs shows in the report
- * beside the start-up footprint. Its own report goes to {@code moobench/} in the report folder.
+ * first half thrown away; {@value #QUICK_CALLS} in a {@code --quick} run, as {@code argus-moobench
+ * --quick}), so that a change in what one instrumented call costs shows in the report beside the
+ * start-up footprint. Its own report goes to {@code moobench/} in the report folder.
  */
 public final class MooBenchCheckRun {
 
     static final int CALLS = 1_000_000;
+    static final int QUICK_CALLS = 200_000;
     static final List<String> CONFIGS = List.of("T", "T+I", "T+I+C");
 
     private final ArgusHome home;
     private final Path java;
     private final Path out;
-    private final PrintStream log;
+    private final int calls;
 
-    public MooBenchCheckRun(ArgusHome home, Path java, Path out, PrintStream log) {
+    /** @param quick the fewer calls of a {@code --quick} run */
+    public MooBenchCheckRun(ArgusHome home, Path java, Path out, boolean quick) {
         this.home = home;
         this.java = java;
         this.out = out;
-        this.log = log;
+        this.calls = quick ? QUICK_CALLS : CALLS;
     }
 
     /** The arguments given to argus-moobench. */
     List<String> arguments() {
         return List.of("--configs", String.join(",", CONFIGS), "--runs", "1", "--depths", "none",
-                "--calls", Integer.toString(CALLS), "--out", out.resolve("moobench").toString(),
+                "--calls", Integer.toString(calls), "--out", out.resolve("moobench").toString(),
                 "--argus-home", String.valueOf(home.root()), "--java", java.toString());
     }
 
@@ -54,7 +57,7 @@ public final class MooBenchCheckRun {
         c.arguments = new ArrayList<>(arguments());
         c.arguments.replaceAll(a -> a.startsWith(out.toString()) ? out.relativize(Path.of(a)).toString() : a);
         c.depth = 10;
-        c.calls = CALLS;
+        c.calls = calls;
         long start = System.nanoTime();
         try {
             Files.createDirectories(out.resolve("logs"));

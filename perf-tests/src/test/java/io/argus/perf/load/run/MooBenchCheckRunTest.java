@@ -6,8 +6,6 @@ import io.argus.perf.moobench.MooBenchOptions;
 import io.argus.perf.moobench.MooResults;
 import org.junit.jupiter.api.Test;
 
-import java.io.PrintStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +16,7 @@ class MooBenchCheckRunTest {
     @Test
     void theShortConfigurationIsAValidMooBenchCommandLine() {
         MooBenchCheckRun run = new MooBenchCheckRun(new ArgusHome(Path.of("/opt/argus")), Path.of("/usr/bin/java"),
-                Path.of("/tmp/report"), new PrintStream(new ByteArrayOutputStream()));
+                Path.of("/tmp/report"), false);
         MooBenchOptions o = MooBenchOptions.parse(run.arguments().toArray(String[]::new));
         assertThat(o.configs).extracting(c -> c.label()).containsExactly("T", "T+I", "T+I+C");
         assertThat(o.runs).isEqualTo(1);
@@ -26,6 +24,10 @@ class MooBenchCheckRunTest {
         assertThat(o.calls).isEqualTo(MooBenchCheckRun.CALLS);
         assertThat(o.out).isEqualTo(Path.of("/tmp/report/moobench"));
         assertThat(o.depth).isEqualTo(10);
+        MooBenchCheckRun quick = new MooBenchCheckRun(new ArgusHome(Path.of("/opt/argus")), Path.of("/usr/bin/java"),
+                Path.of("/tmp/report"), true);
+        assertThat(MooBenchOptions.parse(quick.arguments().toArray(String[]::new)).calls)
+                .isEqualTo(MooBenchCheckRun.QUICK_CALLS);
     }
 
     /** Per call at depth 10: I = (T+I - T) / 10, C = (T+I+C - T+I) / 10. */
