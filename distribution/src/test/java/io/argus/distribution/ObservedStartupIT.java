@@ -121,7 +121,8 @@ class ObservedStartupIT {
     private static ProbeRequest firstAnswer(int port, AgentApp app) throws InterruptedException {
         long deadline = System.nanoTime() + SampleCluster.STARTUP.toNanos();
         while (System.nanoTime() < deadline && app.isAlive()) {
-            ProbeRequest p = ProbeRequest.send(readiness(port), 1000);
+            // an accepted poll is waited for: the start gate may hold the first request a while
+            ProbeRequest p = ProbeRequest.send(readiness(port), 1000, 30_000);
             if (p.status() == 200) {
                 return p;
             }

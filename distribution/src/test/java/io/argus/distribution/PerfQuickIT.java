@@ -187,7 +187,7 @@ class PerfQuickIT {
                 assertThat(list(c.get("services"))).as("services the collector knows").contains("front", "back");
             }
             if (name.equals("default-0")) {
-                // at 0% only the start-up probes are traced: each carries a sampled traceparent of its own
+                // at 0% only the start-up probes and polls are traced: each carries a sampled traceparent of its own
                 Map<String, Object> c = map(s.get("collector"));
                 assertThat(num(c.get("tracesStored")).longValue()).as("traces stored at sampling 0%")
                         .isPositive().isLessThanOrEqualTo(num(c.get("probeRequests")).longValue());

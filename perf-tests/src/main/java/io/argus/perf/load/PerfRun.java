@@ -393,10 +393,11 @@ public final class PerfRun {
         }
     }
 
-    /** The probe requests one process of a launch was sent from its first answer on (each a sampled trace). */
+    /** The probe requests one process of a launch answered, each with a sampled traceparent: its polls and probes. */
     private static long probes(List<ProcessStartup> startups, String service) {
         return startups.stream().filter(p -> p.service.equals(service))
-                .mapToLong(p -> p.probesSent == null ? 0 : p.probesSent).sum();
+                .mapToLong(p -> (p.probesSent == null ? 1 : p.probesSent)
+                        + (p.answeredBeforeReady == null ? 0 : p.answeredBeforeReady)).sum();
     }
 
     /** Position of a launch in the whole run, start-up passes first, then load passes. */

@@ -63,6 +63,14 @@ public final class Http {
 
     /** {@link #probe(RequestSpec, int)} with a W3C {@code traceparent} header, when not null. */
     public static int probe(RequestSpec spec, int timeoutMillis, String traceparent) {
+        return probe(spec, timeoutMillis, timeoutMillis, traceparent);
+    }
+
+    /**
+     * {@link #probe(RequestSpec, int, String)} with a read timeout of its own: a server that accepted the connection
+     * may hold the request a while (an agent's start gate holds the first one until its probes are in).
+     */
+    public static int probe(RequestSpec spec, int connectTimeoutMillis, int readTimeoutMillis, String traceparent) {
         URI uri = spec.uri();
         int port = uri.getPort() > 0 ? uri.getPort() : 80;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -83,8 +91,8 @@ public final class Http {
         }
         head.append("\r\n");
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(uri.getHost(), port), timeoutMillis);
-            s.setSoTimeout(timeoutMillis);
+            s.connect(new InetSocketAddress(uri.getHost(), port), connectTimeoutMillis);
+            s.setSoTimeout(readTimeoutMillis);
             OutputStream out = s.getOutputStream();
             out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
             out.write(body);

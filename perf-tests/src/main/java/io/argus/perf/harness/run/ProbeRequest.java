@@ -23,12 +23,17 @@ public record ProbeRequest(String traceId, long sentNanos, long answeredNanos, i
 
     /** Sends one probe over a fresh socket (see {@link Http#probe}). */
     public static ProbeRequest send(RequestSpec spec, int timeoutMillis) {
+        return send(spec, timeoutMillis, timeoutMillis);
+    }
+
+    /** @param readTimeoutMillis how long an accepted request may take to answer */
+    public static ProbeRequest send(RequestSpec spec, int connectTimeoutMillis, int readTimeoutMillis) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         // never all zeros (invalid in W3C trace context)
         String traceId = String.format("%016x%016x", random.nextLong() | 1L << 62, random.nextLong());
         String spanId = String.format("%016x", random.nextLong() | 1L << 62);
         long sent = System.nanoTime();
-        int status = Http.probe(spec, timeoutMillis, "00-" + traceId + "-" + spanId + "-01");
+        int status = Http.probe(spec, connectTimeoutMillis, readTimeoutMillis, "00-" + traceId + "-" + spanId + "-01");
         return new ProbeRequest(traceId, sent, System.nanoTime(), status);
     }
 }

@@ -159,6 +159,8 @@ public class RunResults {
         public String observation;
         /** Probes sent from the first answer on (the readiness probe that answered first included). */
         public Integer probesSent;
+        /** Readiness polls answered with another status before the first success (served, each with a traceparent). */
+        public Integer answeredBeforeReady;
         /** Answered probes before the earliest stored one: requests the application served unobserved. */
         public Integer probesUnobserved;
         /** The trace id of the earliest stored probe. */

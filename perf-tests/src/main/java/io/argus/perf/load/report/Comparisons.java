@@ -8,6 +8,9 @@ import io.argus.perf.load.model.RunResults.MetricComparison;
 /** Looks up a scenario's comparisons and writes their ratios and differences with the intervals, for the tables. */
 final class Comparisons {
 
+    /** Beyond this many samples the estimate says little more than "too close to the target to tell". */
+    static final int MANY = 1000;
+
     private Comparisons() {
     }
 
@@ -66,8 +69,10 @@ final class Comparisons {
         }
         if (m.samplesToDecide != null) {
             // a value held to a target of its own has one sample; a comparison has two
-            boolean own = m.target.startsWith("value");
-            return m.verdict + " (≈" + m.samplesToDecide + " " + m.samplesUnit + (own ? "" : " a side") + " to decide)";
+            String unit = m.samplesUnit + (m.target.startsWith("value") ? "" : " a side");
+            return m.verdict + (m.samplesToDecide > MANY
+                    ? " (more than " + Fmt.num((double) MANY, 0) + " " + unit + ": the estimate is too close to the target)"
+                    : " (≈" + m.samplesToDecide + " " + unit + " to decide)");
         }
         return m.verdict + ("INCONCLUSIVE".equals(m.verdict) ? " (the estimate sits on the target)" : "");
     }

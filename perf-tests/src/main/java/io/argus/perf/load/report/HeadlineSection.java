@@ -72,7 +72,7 @@ final class HeadlineSection implements Section<RunResults> {
         md.line("**Cost per request.** Closed loop: per measured round, the CPU time (all target processes, from "
                 + "/proc) and the bytes allocated (ThreadMXBean) over the round divided by its requests; medians, then "
                 + "the ratio and the difference to the baseline as Hodges-Lehmann estimates with their 95% intervals, and "
-                + "the Mann-Whitney p. Gatling: the same figures over its whole run (one window, a ratio only). The "
+                + "the Mann-Whitney p. Gatling: the same figures over its simulation's window (one window, a ratio only). The "
                 + "collector's CPU per span stored is its own cost, beside the application's.");
         md.line("");
         md.row("Scenario", "CPU µs/req", "× base [95% CI]", "Δ µs [95% CI]", "p", "Alloc B/req", "× base [95% CI]",

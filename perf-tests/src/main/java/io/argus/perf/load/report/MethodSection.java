@@ -19,7 +19,8 @@ final class MethodSection implements Section<RunResults> {
         md.bullet("**Startup delay**: " + st.startupRuns + " launch(es) per scenario, interleaved (pass 1: every scenario "
                 + "once in order, then pass 2, ...) so that drift of the machine hits every scenario alike. Per "
                 + "process: from just before the fork to the first successful HTTP response of its readiness check "
-                + "(polled every 5 ms over a fresh socket), and the value of its 'Started @Nms' log line (ms since "
+                + "(polled every 5 ms over a fresh socket; an accepted poll is waited for, as a start gate may hold it), "
+                + "and the value of its 'Started @Nms' log line (ms since "
                 + "JVM start, as the application reports it). The startup figure is the sum over the processes.");
         md.bullet("**Observed start-up** (scenarios whose agent traces a sampled caller and exports to the run's collector: "
                 + "the Argus scenarios but jvm-only, and otel-otlp): every readiness poll carries a sampled W3C traceparent "

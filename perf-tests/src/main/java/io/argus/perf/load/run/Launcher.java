@@ -32,6 +32,11 @@ import java.util.regex.Pattern;
 public final class Launcher {
 
     static final int POLL_MILLIS = 5;
+    /**
+     * How long a readiness poll that was accepted may wait for its answer: a start gate holds the first request until
+     * the agent's engine is ready, seconds on a busy machine; giving up on it would lose the first answer.
+     */
+    static final int POLL_READ_TIMEOUT_MILLIS = 30_000;
     /** How long after ready a process may take to print {@link #ARGUS_LINE}. */
     private static final long ARGUS_LINE_WAIT_MILLIS = 60_000;
     /** [argus] Argus 0.1.0 started in 123 ms: ... */
@@ -98,7 +103,8 @@ public final class Launcher {
                 ManagedProcess p = ManagedProcess.start(spec.service(), cmd, workDir.resolve(spec.service()),
                         spec.env(), log, watched);
                 running.add(p);
-                ProbeRequest ready = awaitReady(spec, p);
+                int[] answeredBefore = new int[1];
+                ProbeRequest ready = awaitReady(spec, p, answeredBefore);
                 double cpuAtReady = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
                 Long classesAtReady = HotSpotCounters.allLoadedClasses(p.pid());
                 ProcessStartup s = new ProcessStartup();
@@ -108,6 +114,7 @@ public final class Launcher {
                 s.readyMs = (ready.answeredNanos() - p.spawnNanos()) / 1e6;
                 s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
                 s.classesAtReady = classesAtReady;
+                s.answeredBeforeReady = answeredBefore[0];
                 if (observer != null && spec.instrumented()) {
                     observe(observer, spec, p, ready, s);
                 } else {
@@ -165,13 +172,18 @@ public final class Launcher {
         }
     }
 
-    private static ProbeRequest awaitReady(ProcessSpec spec, ManagedProcess p) throws IOException, InterruptedException {
+    /** @param answeredBefore set to the polls answered with another status first (served, so maybe traced) */
+    private static ProbeRequest awaitReady(ProcessSpec spec, ManagedProcess p, int[] answeredBefore)
+            throws IOException, InterruptedException {
         long deadline = p.spawnNanos() + spec.startupTimeout().toNanos();
         while (true) {
-            ProbeRequest probe = ProbeRequest.send(spec.readiness(), 1000);
+            ProbeRequest probe = ProbeRequest.send(spec.readiness(), 1000, POLL_READ_TIMEOUT_MILLIS);
             int status = probe.status();
             if (spec.readiness().matches(status)) {
                 return probe;
+            }
+            if (probe.answered()) {
+                answeredBefore[0]++;
             }
             if (!p.isAlive()) {
                 throw new IOException(spec.service() + " exited with code " + p.process().exitValue()

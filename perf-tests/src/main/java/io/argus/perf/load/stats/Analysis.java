@@ -101,7 +101,7 @@ public final class Analysis {
             Comparison c = new Comparison();
             c.scenario = s.name;
             for (Metric m : METRICS) {
-                for (String name : names(m, s, base)) {
+                for (String name : names(m, s)) {
                     double[] x = samples(s, name);
                     if (x.length == 0) {
                         continue;
@@ -148,7 +148,7 @@ public final class Analysis {
     }
 
     /** The metric itself, then one per process where it has per-process samples. */
-    private static List<String> names(Metric m, ScenarioResult s, ScenarioResult base) {
+    private static List<String> names(Metric m, ScenarioResult s) {
         List<String> names = new ArrayList<>(List.of(m.name()));
         if (PER_PROCESS.contains(m)) {
             for (String svc : processes(s, m)) {
