@@ -3,6 +3,7 @@ package io.argus.core;
 import io.argus.bootstrap.handoff.StartGate;
 import io.argus.bootstrap.handoff.StartupMode;
 import io.argus.bridge.AdviceErrors;
+import io.argus.bridge.AgentStatus;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.db.DatabaseCalls;
@@ -21,10 +22,11 @@ import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.InstrumentationEngine;
 import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
-import io.argus.core.metrics.GaugeSource;
+import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.PluginContext;
+import io.argus.core.plugin.PluginSettings;
 import io.argus.core.plugin.Probes;
 import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
@@ -86,11 +88,6 @@ public final class AgentRuntime {
         CallMetricsTable clientMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
         CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue, settings.honorInboundSampling);
-        AdviceErrors.install(new AdviceErrorLog(counters));
-        ServerCalls.install(new ServerRecorder(tracer, serverMetrics, new RouteNormalizer(settings.normalizeRoutes)));
-        ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
-        DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
-        TraceContext.install(new ContextRecorder(tracer));
 
         List<String> started = new ArrayList<String>();
         List<TypeProbe> probes = new ArrayList<TypeProbe>();
@@ -103,12 +100,36 @@ public final class AgentRuntime {
         OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
         engine.prepare(inst);
+        // before any trace can start: the first one applies the probes that wait for tracing, once the gate is open
+        final Runnable applyWhenTracing = new Runnable() {
+            @Override
+            public void run() {
+                if (!gate.isOpen()) {
+                    return; // the start-up thread applies them when it opens the gate
+                }
+                try {
+                    engine.applyWhenTracingProbes();
+                } catch (Throwable t) {
+                    AgentLog.error("the probes that wait for the first trace could not be applied", t);
+                }
+            }
+        };
+        tracer.onFirstTrace(applyWhenTracing);
+        AdviceErrors.install(new AdviceErrorLog(counters));
+        ServerCalls.install(new ServerRecorder(tracer, serverMetrics, new RouteNormalizer(settings.normalizeRoutes)));
+        ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
+        DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
+        TraceContext.install(new ContextRecorder(tracer));
 
         // from here on every class goes through the engine; classes the gate held go on. What is left of the
         // start-up runs beside the application
         gate.open(new AgentTransformer(ownerFields, engine.transformer()));
         if (!gateRegistered) {
             inst.addTransformer(gate, true);
+        }
+        AgentStatus.observingSince(gate.openedAtMillis());
+        if (tracer.hasStartedTracing()) {
+            applyWhenTracing.run(); // a trace started before the gate opened (an application that calls the bridge)
         }
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: engine ready after " + (System.nanoTime() - startNanos) / 1_000_000 + " ms, "
@@ -118,16 +139,6 @@ public final class AgentRuntime {
         engine.warmUp();
         ownerFields.warmUp();
         engine.retransformLoaded();
-        tracer.onFirstTrace(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    engine.applyWhenTracingProbes();
-                } catch (Throwable t) {
-                    AgentLog.error("the probes that wait for the first trace could not be applied", t);
-                }
-            }
-        });
         // spans recorded until now wait in the queue
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);
@@ -169,10 +180,10 @@ public final class AgentRuntime {
 
     private static void loadPlugins(AgentSettings settings, ClassLoader loader, final List<GaugeSource> gauges,
                                     List<String> started, List<TypeProbe> probes, List<FieldDeclaration> fields) {
-        final AgentSettings pluginSettings = settings;
+        final PluginSettings pluginSettings = new PluginSettings(settings);
         PluginContext context = new PluginContext() {
             @Override
-            public AgentSettings settings() {
+            public PluginSettings settings() {
                 return pluginSettings;
             }
 

@@ -29,7 +29,7 @@ public final class AgentApp implements AutoCloseable {
     private static final List<String> AGENT_SIDE = List.of(
             "argus-agent-core", "argus-agent-bootstrap", "argus-protocol", "argus-collector-server",
             "argus-agent-testing", "argus-plugin-", "/byte-buddy", "/netty-", "/protobuf-java", "/jctools-core",
-            "/duckdb", "/jackson-", "/micrometer-", "/junit", "/opentest4j", "/apiguardian", "/assertj",
+            "/duckdb", "/jackson-", "/micrometer-", "/asm-", "/junit", "/opentest4j", "/apiguardian", "/assertj",
             "surefire", "failsafe");
 
     private final Process process;

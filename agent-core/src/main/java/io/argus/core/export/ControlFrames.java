@@ -2,7 +2,7 @@ package io.argus.core.export;
 
 import io.argus.core.AgentCounters;
 import io.argus.core.config.AgentSettings;
-import io.argus.core.metrics.GaugeSource;
+import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallStats;
 import io.argus.core.metrics.LatencyBuckets;
 

@@ -3,7 +3,7 @@ package io.argus.core.export;
 import io.argus.core.AgentCounters;
 import io.argus.core.AgentLog;
 import io.argus.core.config.AgentSettings;
-import io.argus.core.metrics.GaugeSource;
+import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.trace.RecordedSpan;
 

@@ -27,10 +27,17 @@ import java.util.ServiceLoader;
  * start gate learns a plugin's probed classes and field owners from. It also checks what the declarations
  * name: every advice and helper class must be in the module, and every advice usable
  * ({@link AdviceChecks}), so that a misspelt name fails the build instead of skipping a probe at run time.
+ * And it holds the plugin API's boundary: of the agent's own classes, a plugin's may use only the plugin
+ * API ({@value #PLUGIN_API}), the bridge ({@value #BRIDGE}) and the plugin's own package.
  *
  * <p>Arguments: the module's classes folder.
  */
 public final class PluginIndexWriter {
+
+    static final String PLUGIN_API = "io/argus/core/plugin/";
+    static final String BRIDGE = "io/argus/bridge/";
+    private static final String AGENT = "io/argus/";
+    private static final String PLUGINS = "io/argus/plugin/";
 
     private PluginIndexWriter() {
     }
@@ -42,6 +49,7 @@ public final class PluginIndexWriter {
         File classes = new File(args[0]);
         List<String> problems = new ArrayList<String>();
         String index = write(classes, pluginsIn(classes), problems);
+        problems.addAll(outsideThePluginApi(classes));
         if (!problems.isEmpty()) {
             throw new IllegalStateException("plugin declarations in " + classes + " name what is not there:\n  "
                     + join(problems, "\n  "));
@@ -120,6 +128,90 @@ public final class PluginIndexWriter {
             if (!isIn(classes, helper)) {
                 problems.add(plugin + ": helper class " + helper + " (probe of " + probe.typeName()
                         + ") is not in the plugin");
+            }
+        }
+    }
+
+    /**
+     * Each reference of the module's classes to an agent class that is neither the plugin API, the bridge nor
+     * a plugin's: read from the class files' constant pools (class names and descriptors are stored there).
+     */
+    static List<String> outsideThePluginApi(File classes) throws IOException {
+        List<String> problems = new ArrayList<String>();
+        List<File> files = new ArrayList<File>();
+        collectClassFiles(classes, files);
+        for (File file : files) {
+            java.util.Set<String> named = new java.util.TreeSet<String>();
+            for (String constant : utf8Constants(java.nio.file.Files.readAllBytes(file.toPath()))) {
+                for (int at = constant.indexOf(AGENT); at >= 0; at = constant.indexOf(AGENT, at + 1)) {
+                    int end = at;
+                    while (end < constant.length() && isNameChar(constant.charAt(end))) {
+                        end++;
+                    }
+                    String name = constant.substring(at, end);
+                    if (!name.startsWith(PLUGIN_API) && !name.startsWith(BRIDGE) && !name.startsWith(PLUGINS)) {
+                        named.add(name.replace('/', '.'));
+                    }
+                }
+            }
+            for (String name : named) {
+                problems.add(classes.toPath().relativize(file.toPath()).toString().replace(File.separatorChar, '/')
+                        + " uses " + name + ", which is not part of the plugin API (" + PLUGIN_API.replace('/', '.') + "*)");
+            }
+        }
+        return problems;
+    }
+
+    /** The UTF-8 entries of a class file's constant pool: its class names, descriptors and signatures among them. */
+    static List<String> utf8Constants(byte[] classFile) throws IOException {
+        java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(classFile));
+        if (in.readInt() != 0xCAFEBABE) {
+            throw new IOException("not a class file");
+        }
+        in.readUnsignedShort();
+        in.readUnsignedShort();
+        int count = in.readUnsignedShort();
+        List<String> constants = new ArrayList<String>();
+        for (int i = 1; i < count; i++) {
+            int tag = in.readUnsignedByte();
+            switch (tag) {
+                case 1: // Utf8
+                    constants.add(in.readUTF());
+                    break;
+                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
+                    in.skipBytes(2);
+                    break;
+                case 15: // MethodHandle
+                    in.skipBytes(3);
+                    break;
+                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+                    in.skipBytes(4);
+                    break;
+                case 5: case 6: // Long, Double: two slots
+                    in.skipBytes(8);
+                    i++;
+                    break;
+                default:
+                    throw new IOException("unknown constant pool tag " + tag);
+            }
+        }
+        return constants;
+    }
+
+    private static boolean isNameChar(char c) {
+        return Character.isJavaIdentifierPart(c) || c == '/' || c == '$';
+    }
+
+    private static void collectClassFiles(File dir, List<File> out) {
+        File[] children = dir.listFiles();
+        if (children == null) {
+            return;
+        }
+        for (File child : children) {
+            if (child.isDirectory()) {
+                collectClassFiles(child, out);
+            } else if (child.getName().endsWith(".class")) {
+                out.add(child);
             }
         }
     }

@@ -1,12 +1,9 @@
 package io.argus.core.plugin;
 
-import io.argus.core.config.AgentSettings;
-import io.argus.core.metrics.GaugeSource;
-
 /** What a plugin may use at start-up. */
 public interface PluginContext {
 
-    AgentSettings settings();
+    PluginSettings settings();
 
     /** Reports gauges once per metrics interval, sampled on the exporter thread. */
     void addGaugeSource(GaugeSource source);

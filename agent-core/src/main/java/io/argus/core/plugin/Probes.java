@@ -10,18 +10,18 @@ import java.util.List;
 public final class Probes {
 
     private final String pluginName;
-    private final AgentSettings settings;
+    private final PluginSettings settings;
     private final List<TypeProbe> probes = new ArrayList<TypeProbe>();
     private final List<FieldDeclaration> fields = new ArrayList<FieldDeclaration>();
     private final List<String> typeSettings = new ArrayList<String>();
 
     public Probes(String pluginName, AgentSettings settings) {
         this.pluginName = pluginName;
-        this.settings = settings;
+        this.settings = new PluginSettings(settings);
     }
 
     /** The agent's settings, for plugins whose targets are configured (e.g. method tracing). */
-    public AgentSettings settings() {
+    public PluginSettings settings() {
         return settings;
     }
 

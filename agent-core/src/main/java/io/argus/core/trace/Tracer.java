@@ -18,6 +18,8 @@ public final class Tracer {
     /** Set once the first trace has begun, and what that first trace runs before it goes on. */
     private volatile boolean tracing;
     private volatile Runnable onFirstTrace;
+    /** Set as the first trace starts, before {@link #onFirstTrace} runs. */
+    private volatile boolean traceStarted;
 
     public Tracer(Sampler sampler, SpanSink sink) {
         this(sampler, sink, true);
@@ -37,6 +39,11 @@ public final class Tracer {
         onFirstTrace = action;
     }
 
+    /** Whether a trace has started (its {@link #onFirstTrace} action may still be running). */
+    public boolean hasStartedTracing() {
+        return traceStarted;
+    }
+
     /** Called with every new root (a sampled request, or one joined to a sampled caller). */
     private void rootStarted() {
         if (!tracing) {
@@ -48,6 +55,7 @@ public final class Tracer {
         if (tracing) {
             return;
         }
+        traceStarted = true;
         Runnable action = onFirstTrace;
         try {
             if (action != null) {

@@ -51,14 +51,19 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class Downstream {
 
-    /** Inbound headers of a parent span made by hand. */
-    private static final HeaderGetter<java.util.Map<String, String>> MAP_HEADERS =
-            new HeaderGetter<java.util.Map<String, String>>() {
-                @Override
-                public String get(java.util.Map<String, String> headers, String name) {
-                    return headers.get(name);
-                }
-            };
+    /**
+     * Inbound headers of a parent span made by hand. In a class of its own, loaded at the first use: this class
+     * must load before the agent has defined the bridge ({@link #start} waits for it).
+     */
+    private static final class MapHeaders {
+        static final HeaderGetter<java.util.Map<String, String>> INSTANCE =
+                new HeaderGetter<java.util.Map<String, String>>() {
+                    @Override
+                    public String get(java.util.Map<String, String> headers, String name) {
+                        return headers.get(name);
+                    }
+                };
+    }
 
 
     /** One path of the downstream server; the RECEIVED line is printed and the request body read before. */
@@ -92,6 +97,7 @@ public final class Downstream {
 
     /** Starts the server with the standard paths plus {@code routes}; the application prints the SERVER line. */
     public static Downstream create(Map<String, Route> routes) throws IOException {
+        AgentBridge.await(); // it names the bridge
         Map<String, Route> all = new HashMap<>();
         all.put("/slow", (exchange, tag, body) -> {
             sleep(2000);
@@ -190,7 +196,7 @@ public final class Downstream {
         if (tracestate != null) {
             inbound.put("tracestate", tracestate);
         }
-        run(tag, ServerCalls.start("GET", "/test-" + tag, inbound, MAP_HEADERS), call);
+        run(tag, ServerCalls.start("GET", "/test-" + tag, inbound, MapHeaders.INSTANCE), call);
     }
 
     private static void run(String tag, ActiveSpan root, Call call) {

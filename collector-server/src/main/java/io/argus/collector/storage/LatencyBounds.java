@@ -2,8 +2,9 @@ package io.argus.collector.storage;
 
 /**
  * The latency histogram bounds of the Argus agent ({@code io.argus.core.metrics.LatencyBuckets}: 10 µs growing by
- * 25 % to about 60 s; the agent module is not a dependency of the collector). OTLP call cells are bucketed with
- * them, and the Druid calls datasource sums its histograms bucket by bucket assuming them.
+ * 25 % to about 60 s). The agent (Java 8, no dependencies) and the collector each compute them; {@code
+ * LatencyBoundsTest} pins the two together. OTLP call cells are bucketed with them, and the Druid calls
+ * datasource sums its histograms bucket by bucket assuming them.
  */
 public final class LatencyBounds {
     private LatencyBounds() {

@@ -48,10 +48,12 @@ public final class ApacheHttpClientPlugin implements ArgusPlugin {
     static final String V5_ASYNC = "org.apache.hc.client5.http.impl.async.";
     private static final String ADVICE = "io.argus.plugin.apachehttpclient.";
     /** The header setters, one per library API: 4.x's and HttpCore 5's. */
+    private static final String TARGET_URL = ADVICE + "TargetUrl";
     private static final String HEADERS_4 = ADVICE + "v4.RequestHeaders";
     private static final String HEADERS_5 = ADVICE + "v5.RequestHeaders";
     /** Defined in the async client's class loader: they implement HttpCore interfaces. */
     private static final String[] ASYNC_HELPERS = {
+            TARGET_URL,
             HEADERS_5,
             ADVICE + "v5.async.AsyncClientCall",
             ADVICE + "v5.async.ObservedRequestProducer",
@@ -66,14 +68,14 @@ public final class ApacheHttpClientPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         ElementMatcher.Junction<MethodDescription> v4 = doExecute("org.apache.http.HttpHost", "org.apache.http.HttpRequest");
-        probes.type(V4 + "InternalHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
-        probes.type(V4 + "MinimalHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
-        probes.type(V4 + "AbstractHttpClient").helpers(HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "InternalHttpClient").helpers(TARGET_URL, HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "MinimalHttpClient").helpers(TARGET_URL, HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
+        probes.type(V4 + "AbstractHttpClient").helpers(TARGET_URL, HEADERS_4).advise(v4, ADVICE + "v4.DoExecuteAdvice");
 
         ElementMatcher.Junction<MethodDescription> v5 = doExecute("org.apache.hc.core5.http.HttpHost",
                 "org.apache.hc.core5.http.ClassicHttpRequest");
-        probes.type(V5 + "InternalHttpClient").helpers(HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
-        probes.type(V5 + "MinimalHttpClient").helpers(HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
+        probes.type(V5 + "InternalHttpClient").helpers(TARGET_URL, HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
+        probes.type(V5 + "MinimalHttpClient").helpers(TARGET_URL, HEADERS_5).advise(v5, ADVICE + "v5.ClassicDoExecuteAdvice");
 
         ElementMatcher.Junction<MethodDescription> v5Async = named("doExecute").and(not(isAbstract()))
                 .and(takesArguments(6))

@@ -92,7 +92,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         probes.type(FORK_JOIN_TASK).whenTracing()
                 .advise(named("fork").and(takesArguments(0)), ADVICE + "ForkAdvice")
                 .advise(named("doExec").and(takesArguments(0)), ADVICE + "DoExecAdvice");
-        if (probes.settings().config.getBoolean("argus.plugin.executors.threads", true)) {
+        if (probes.settings().getBoolean("argus.plugin.executors.threads", true)) {
             probes.field(THREAD, TraceContext.CARRIED_FIELD);
             probes.type(THREAD).whenTracing()
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")

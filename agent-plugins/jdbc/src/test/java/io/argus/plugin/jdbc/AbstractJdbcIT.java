@@ -64,6 +64,7 @@ abstract class AbstractJdbcIT extends AbstractCollectorIT {
                 .collector(collector.ingestPort())
                 .samplingRate(100)
                 .classpath(classpath())
+                .withTestingApp()
                 .agent("argus.log.level", "debug")
                 .jvmArg("-Dderby.stream.error.file=" + Paths.get(System.getProperty("argus.test.jdbc.jars"), service + "-derby.log"))
                 .args(url(), callSql());

@@ -1,6 +1,6 @@
 package io.argus.plugin.jvm;
 
-import io.argus.core.metrics.GaugeSource;
+import io.argus.core.plugin.GaugeSource;
 
 import java.lang.management.ClassLoadingMXBean;
 import java.lang.management.GarbageCollectorMXBean;

@@ -1,7 +1,7 @@
 package io.argus.plugin.method;
 
-import io.argus.core.AgentLog;
 import io.argus.core.plugin.ArgusPlugin;
+import io.argus.core.plugin.PluginLog;
 import io.argus.core.plugin.Probes;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -32,14 +32,14 @@ public final class MethodPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         probes.typesNamedIn(MethodTargets.KEY);
-        MethodTargets targets = MethodTargets.parse(probes.settings().config.getString(MethodTargets.KEY, ""));
+        MethodTargets targets = MethodTargets.parse(probes.settings().getString(MethodTargets.KEY, ""));
         for (String error : targets.errors()) {
-            AgentLog.error("plugin method: " + error);
+            PluginLog.error("plugin method: " + error);
         }
         for (MethodTargets.ClassTargets target : targets.classes()) {
             probes.type(target.className()).advise(matcher(target), ADVICE);
-            if (AgentLog.isDebug()) {
-                AgentLog.debug("plugin method: tracing " + target);
+            if (PluginLog.isDebug()) {
+                PluginLog.debug("plugin method: tracing " + target);
             }
         }
     }

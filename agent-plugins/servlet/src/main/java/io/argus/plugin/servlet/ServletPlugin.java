@@ -1,6 +1,6 @@
 package io.argus.plugin.servlet;
 
-import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.PluginSettings;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 import io.argus.core.plugin.TypeProbe;
@@ -77,7 +77,7 @@ public final class ServletPlugin implements ArgusPlugin {
                         .field(request, RequestFields.ERROR);
             }
         }
-        boolean mappingRoutes = probes.settings().config.getBoolean(MAPPING_ROUTES_KEY, false);
+        boolean mappingRoutes = probes.settings().getBoolean(MAPPING_ROUTES_KEY, false);
         for (String ns : SERVLET_NAMESPACES) {
             String helpers = ADVICE + ns + ".";
             ElementMatcher.Junction<MethodDescription> service = named("service").and(takesArguments(2))
@@ -106,7 +106,7 @@ public final class ServletPlugin implements ArgusPlugin {
     }
 
     /** Whether the container plugin {@code plugin} is among the agent's plugins and not switched off. */
-    static boolean pluginActive(AgentSettings settings, String plugin) {
+    static boolean pluginActive(PluginSettings settings, String plugin) {
         String className = Character.toUpperCase(plugin.charAt(0)) + plugin.substring(1) + "Plugin";
         return settings.pluginEnabled(plugin) && ServletPlugin.class.getClassLoader()
                 .getResource("io/argus/plugin/" + plugin + "/" + className + ".class") != null;

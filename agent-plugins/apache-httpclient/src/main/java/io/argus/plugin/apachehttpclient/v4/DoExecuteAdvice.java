@@ -1,6 +1,7 @@
 package io.argus.plugin.apachehttpclient.v4;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.plugin.apachehttpclient.TargetUrl;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
@@ -69,32 +70,16 @@ public final class DoExecuteAdvice {
             host = uri.getHost();
             port = uri.getPort();
         }
-        if (scheme == null) {
-            scheme = "http";
-        }
-        // scheme://host[:port]/path?query: never the user info
-        StringBuilder url = new StringBuilder(64).append(scheme).append("://").append(host);
-        if (port >= 0) {
-            url.append(':').append(port);
-        } else {
-            port = "https".equalsIgnoreCase(scheme) ? 443 : 80;
-        }
+        String pathOrUri;
         if (uri != null) {
             String path = uri.getRawPath();
-            url.append(path == null || path.isEmpty() ? "/" : path);
-            if (uri.getRawQuery() != null) {
-                url.append('?').append(uri.getRawQuery());
-            }
+            pathOrUri = (path == null || path.isEmpty() ? "/" : path) + (uri.getRawQuery() != null ? "?" + uri.getRawQuery() : "");
         } else {
-            String requestUri = request.getRequestLine().getUri();
-            if (requestUri.startsWith("/")) {
-                url.append(requestUri);
-            } else {
-                url.setLength(0);
-                url.append(requestUri);
-            }
+            pathOrUri = request.getRequestLine().getUri();
         }
-        ActiveSpan span = ClientCalls.start(method, host, port, url.toString());
+        String url = TargetUrl.of(scheme, host, port, pathOrUri);
+        port = TargetUrl.port(scheme, port);
+        ActiveSpan span = ClientCalls.start(method, host, port, url);
         if (span == null) {
             return null;
         }

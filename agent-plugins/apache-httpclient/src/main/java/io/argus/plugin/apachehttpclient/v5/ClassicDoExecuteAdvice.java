@@ -1,6 +1,7 @@
 package io.argus.plugin.apachehttpclient.v5;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.plugin.apachehttpclient.TargetUrl;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
 import net.bytebuddy.asm.Advice;
@@ -60,26 +61,8 @@ public final class ClassicDoExecuteAdvice {
                 port = authority.getPort();
             }
         }
-        if (scheme == null) {
-            scheme = "http";
-        }
-        // scheme://host[:port]/path?query: never the user info
-        StringBuilder url = new StringBuilder(64).append(scheme).append("://").append(host);
-        if (port >= 0) {
-            url.append(':').append(port);
-        } else {
-            port = "https".equalsIgnoreCase(scheme) ? 443 : 80;
-        }
-        String path = request.getPath();
-        if (path == null || path.isEmpty()) {
-            url.append('/');
-        } else if (path.startsWith("/")) {
-            url.append(path);
-        } else {
-            url.setLength(0);
-            url.append(path);
-        }
-        ActiveSpan span = ClientCalls.start(request.getMethod(), host, port, url.toString());
+        String url = TargetUrl.of(scheme, host, port, request.getPath());
+        ActiveSpan span = ClientCalls.start(request.getMethod(), host, TargetUrl.port(scheme, port), url);
         if (span == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.argus.plugin.apachehttpclient.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.Downstream;
 import org.apache.hc.client5.http.async.methods.AbstractCharResponseConsumer;
@@ -48,6 +49,7 @@ public final class Hc5AsyncApp {
     }
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         Downstream down = Downstream.start();
         RequestConfig config = RequestConfig.custom().setConnectTimeout(Timeout.ofSeconds(5))
                 .setResponseTimeout(Timeout.ofSeconds(10)).build();

@@ -1,5 +1,6 @@
 package io.argus.plugin.executors.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.server.ServerCalls;
 
@@ -35,6 +36,7 @@ import static io.argus.plugin.executors.app.ExecutorsApp.traced;
 public final class VirtualThreadsApp {
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         // spans that end before the agent has connected to the collector are dropped by design
         Thread.sleep(2000);
         awaitVirtualThreadsInstrumented();

@@ -1,5 +1,6 @@
 package io.argus.plugin.executors.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.server.ServerCalls;
@@ -41,6 +42,7 @@ public final class ExecutorsApp {
     private static final Map<String, Integer> EXPECTED = new TreeMap<>();
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         // spans that end before the agent has connected to the collector are dropped by design;
         // without plugins to instrument, this application would be done by then
         Thread.sleep(2000);

@@ -1,5 +1,6 @@
 package io.argus.plugin.jdbc.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.server.ServerCalls;
@@ -30,6 +31,7 @@ public final class JdbcApp {
     }
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         String url = args[0];
         String callSql = args[1];
         // spans that end before the agent has connected to the collector are dropped by design; with

@@ -18,12 +18,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Jetty 9.4 servlet application, run in a forked JVM under the agent. Endpoints:
  * {@code /hello} and {@code /hello/*} (200), {@code /fail} (500 set by the servlet), {@code /boom} (the servlet throws),
- * {@code /async} (AsyncContext completed {@value #ASYNC_DELAY_MS} ms later on another thread);
+ * {@code /async} (AsyncContext completed {@value #ASYNC_DELAY_MS} ms later on another thread),
+ * {@code /async-abandoned} (the same, {@value #ABANDONED_DELAY_MS} ms later, writing to a client that left);
  * anything else is not found (404).
  */
 public final class Jetty9App {
 
     static final long ASYNC_DELAY_MS = 200;
+    public static final long ABANDONED_DELAY_MS = 500;
 
     private Jetty9App() {
     }
@@ -87,6 +89,24 @@ public final class Jetty9App {
         });
         async.setAsyncSupported(true);
         context.addServlet(async, "/async");
+        // the client is gone by the time the response is written: an async request its caller abandoned
+        ServletHolder abandoned = new ServletHolder(new HttpServlet() {
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+                AsyncContext ctx = req.startAsync();
+                later.schedule(() -> {
+                    try {
+                        ctx.getResponse().getOutputStream().write(new byte[64 * 1024]);
+                        ctx.getResponse().flushBuffer();
+                    } catch (IOException expected) {
+                        // the connection is closed
+                    }
+                    ctx.complete();
+                }, ABANDONED_DELAY_MS, TimeUnit.MILLISECONDS);
+            }
+        });
+        abandoned.setAsyncSupported(true);
+        context.addServlet(abandoned, "/async-abandoned");
         server.setHandler(context);
         server.start();
         ClassVisibility.print(Jetty9App.class);

@@ -1,5 +1,6 @@
 package io.argus.plugin.log4j2.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.server.ServerCalls;
@@ -24,6 +25,7 @@ public final class Log4j2App {
     private static final Logger ASYNC = LogManager.getLogger("async");
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         Downstream.awaitGate();
         log("outside");
 

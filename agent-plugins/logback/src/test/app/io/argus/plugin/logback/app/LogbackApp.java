@@ -1,5 +1,6 @@
 package io.argus.plugin.logback.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.server.ServerCalls;
@@ -24,6 +25,7 @@ public final class LogbackApp {
     private static final Logger ASYNC = LoggerFactory.getLogger("async");
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         Downstream.awaitGate();
         log("outside");
 

@@ -1,5 +1,6 @@
 package io.argus.plugin.okhttp.app;
 
+import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.testing.app.Downstream;
@@ -31,6 +32,7 @@ public final class OkHttpApp {
     }
 
     public static void main(String[] args) throws Exception {
+        AgentBridge.await(); // this test application names the agent's bridge itself
         Downstream down = Downstream.start();
         OkHttpClient client = new OkHttpClient.Builder()
                 .connectTimeout(5, TimeUnit.SECONDS)

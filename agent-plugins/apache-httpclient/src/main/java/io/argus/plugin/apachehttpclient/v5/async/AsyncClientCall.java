@@ -1,6 +1,7 @@
 package io.argus.plugin.apachehttpclient.v5.async;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.plugin.apachehttpclient.TargetUrl;
 import io.argus.bridge.AdviceErrors;
 import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
@@ -104,25 +105,8 @@ public final class AsyncClientCall implements FutureCallback<Object> {
             scheme = request.getScheme();
             port = authority != null ? authority.getPort() : -1;
         }
-        if (scheme == null) {
-            scheme = "http";
-        }
-        // scheme://host[:port]/path?query: never the user info
-        StringBuilder url = new StringBuilder(64).append(scheme).append("://").append(host);
-        if (port >= 0) {
-            url.append(':').append(port);
-        } else {
-            port = "https".equalsIgnoreCase(scheme) ? 443 : 80;
-        }
-        String path = request.getPath();
-        if (path == null || path.isEmpty()) {
-            url.append('/');
-        } else if (path.startsWith("/")) {
-            url.append(path);
-        } else {
-            url.setLength(0);
-            url.append(path);
-        }
+        String url = TargetUrl.of(scheme, host, port, request.getPath());
+        port = TargetUrl.port(scheme, port);
         // the producer normally runs inside doExecute, on the caller's thread; if not, lend it the context
         Object previous = null;
         boolean attached = TraceContext.current() != parentContext;
@@ -130,7 +114,7 @@ public final class AsyncClientCall implements FutureCallback<Object> {
             previous = TraceContext.attach(parentContext);
         }
         try {
-            return ClientCalls.start(method, host, port, url.toString());
+            return ClientCalls.start(method, host, port, url);
         } finally {
             if (attached) {
                 TraceContext.restore(previous);

@@ -1,4 +1,4 @@
-package io.argus.core.metrics;
+package io.argus.core.plugin;
 
 /** Something that reports point-in-time values once per metrics interval, on the exporter thread. */
 public interface GaugeSource {
