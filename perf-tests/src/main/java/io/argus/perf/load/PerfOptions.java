@@ -31,6 +31,11 @@ public final class PerfOptions {
     public int druidRows = 20_000;
     public int gatlingUsers = 8;
     public int gatlingSeconds = 30;
+    /** How long a process is probed after its first answer before it counts as never observed. */
+    public int observeTimeoutSeconds = 60;
+    /** The MooBench configuration of the regression section: short, or none. */
+    public String moobench = "short";
+    public static final List<String> MOOBENCH = List.of("short", "none");
     public Path argusHome;
     public Path peersDir;
     public Path out = Path.of("perf-tests/target/perf-report");
@@ -57,8 +62,8 @@ public final class PerfOptions {
                   --endpoint NAME         the load endpoint. sample: call (front->back, default), ping, cpu;
                                           druid: sql (the seed's query through the router, default) or
                                           health (GET /status/health on the coordinator-overlord)
-                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,
-                                          otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,default-100-deferred,otel,
+                                          otel-otlp,otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
                                           baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
@@ -76,6 +81,11 @@ public final class PerfOptions {
                   --druid-rows N          generated wikipedia rows to ingest (default 20000)
                   --gatling-users N       Gatling concurrency (default 8)
                   --gatling-seconds N     Gatling duration per scenario, 0 to skip Gatling (default 30)
+                  --observe-timeout S     how long a process of a tracing scenario is probed after its first
+                                          answer before it counts as never observed (default 60)
+                  --moobench short|none   the per-call regression check at the end of the run: a short MooBench
+                                          (T, T+I, T+I+C, one JVM of 1,000,000 calls each, 200,000 with
+                                          --quick; default short)
                   --argus-home DIR        the Argus distribution (agent/, collector/, perf/)
                   --peers DIR             folder with opentelemetry-javaagent.jar and elastic-apm-agent.jar
                                           (default: <argus-home>/perf/peers)
@@ -146,6 +156,14 @@ public final class PerfOptions {
                 case "--druid-rows" -> o.druidRows = integer(value(args, i, inline, name), name, 1000);
                 case "--gatling-users" -> o.gatlingUsers = integer(value(args, i, inline, name), name, 1);
                 case "--gatling-seconds" -> o.gatlingSeconds = integer(value(args, i, inline, name), name, 0);
+                case "--observe-timeout" -> o.observeTimeoutSeconds = integer(value(args, i, inline, name), name, 1);
+                case "--moobench" -> {
+                    o.moobench = value(args, i, inline, name);
+                    if (!MOOBENCH.contains(o.moobench)) {
+                        throw new BadArguments("unknown --moobench '" + o.moobench + "'; known: "
+                                + String.join(", ", MOOBENCH));
+                    }
+                }
                 case "--argus-home" -> o.argusHome = Path.of(value(args, i, inline, name));
                 case "--peers" -> o.peersDir = Path.of(value(args, i, inline, name));
                 case "--out" -> o.out = Path.of(value(args, i, inline, name));

@@ -225,6 +225,20 @@ public final class CollectorProcess implements AutoCloseable {
         return countTraces(JSON.readTree(r.body()));
     }
 
+    /**
+     * Whether the collector stored the trace ({@code GET /api/traces/{traceId}}: 200), or not (404).
+     *
+     * @throws IOException on any other answer
+     */
+    public boolean hasTrace(String traceId) throws IOException, InterruptedException {
+        Http.Response r = Http.get(api("/api/traces/" + traceId), Duration.ofSeconds(30));
+        if (r.status() == 200 || r.status() == 404) {
+            return r.status() == 200;
+        }
+        throw new IOException("GET /api/traces/" + traceId + " answered " + r.status() + ": "
+                + r.body().substring(0, Math.min(200, r.body().length())));
+    }
+
     /** The newest trace of the service: [traceId, spanCount, services...] from /api/traces and /api/traces/{id}, or null. */
     public List<String> newestTrace(String service) throws IOException, InterruptedException {
         Http.Response r = Http.get(api(tracesQuery(service, 1)), Duration.ofSeconds(30));
