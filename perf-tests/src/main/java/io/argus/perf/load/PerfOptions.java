@@ -3,6 +3,7 @@ package io.argus.perf.load;
 import io.argus.perf.load.run.Placement;
 import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.target.SampleTarget;
+import io.argus.perf.load.target.SpringTarget;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import java.util.List;
 /** The command line of {@code argus-perf}. Parsing never exits; it throws {@link BadArguments}. */
 public final class PerfOptions {
 
-    public static final List<String> TARGETS = List.of("sample", "druid");
+    public static final List<String> TARGETS = List.of("sample", "druid", "spring");
 
     public String target = "sample";
     /** The load endpoint; null until parsed, then the target's first endpoint unless given. */
@@ -57,11 +58,13 @@ public final class PerfOptions {
     public static String usage() {
         return """
                 usage: argus-perf [options]
-                  --target NAME           target application: sample (default) or druid (an Apache Druid
-                                          nano cluster; its jars are fetched with Maven on first use)
+                  --target NAME           target application: sample (default), druid (an Apache Druid
+                                          nano cluster; its jars are fetched with Maven on first use) or
+                                          spring (a Spring Boot 3.5 PetClinic-like service, java -jar)
                   --endpoint NAME         the load endpoint. sample: call (front->back, default), ping, cpu;
                                           druid: sql (the seed's query through the router, default) or
-                                          health (GET /status/health on the coordinator-overlord)
+                                          health (GET /status/health on the coordinator-overlord);
+                                          spring: owner (/owners/1, JPA, default) or owners (a search)
                   --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,default-100-deferred,otel,
                                           otel-otlp,otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
                                           baseline is needed for the comparisons)
@@ -188,7 +191,11 @@ public final class PerfOptions {
                 i++;
             }
         }
-        List<String> endpoints = o.target.equals("druid") ? DruidTarget.ENDPOINTS : SampleTarget.ENDPOINTS;
+        List<String> endpoints = switch (o.target) {
+            case "druid" -> DruidTarget.ENDPOINTS;
+            case "spring" -> SpringTarget.ENDPOINTS;
+            default -> SampleTarget.ENDPOINTS;
+        };
         if (o.endpoint == null) {
             o.endpoint = endpoints.get(0);
         } else if (!endpoints.contains(o.endpoint)) {

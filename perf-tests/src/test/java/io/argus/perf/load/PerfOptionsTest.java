@@ -68,6 +68,10 @@ class PerfOptionsTest {
         assertThat(PerfOptions.parse(new String[]{"--target", "druid", "--endpoint", "health"}).endpoint)
                 .isEqualTo("health");
         assertThat(PerfOptions.parse(new String[]{}).endpoint).isEqualTo("call");
+        // the Spring Boot target: one JPA read by default, its endpoints only
+        assertThat(PerfOptions.parse(new String[]{"--target", "spring"}).endpoint).isEqualTo("owner");
+        assertThatThrownBy(() -> PerfOptions.parse(new String[]{"--target", "spring", "--endpoint", "call"}))
+                .hasMessageContaining("unknown endpoint 'call' for target spring");
 
         PerfOptions o = PerfOptions.parse(new String[]{"--scenarios", "baseline, otel", "--endpoint", "ping",
                 "--jvm-opt", "-Xss512k", "--jvm-opt=--add-opens=java.base/java.lang=ALL-UNNAMED"});
