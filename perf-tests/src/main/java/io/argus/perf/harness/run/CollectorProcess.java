@@ -343,6 +343,25 @@ public final class CollectorProcess implements AutoCloseable {
         return out;
     }
 
+    /** The spans each connected agent of {@code services} reports dropped (its last heartbeat), by service. */
+    public Map<String, Long> droppedSpans(List<String> services) throws InterruptedException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try {
+            Http.Response r = Http.get(api("/api/agents"), Duration.ofSeconds(60));
+            if (r.status() == 200) {
+                for (JsonNode a : JSON.readTree(r.body())) {
+                    String service = a.path("service").asText();
+                    if (services.contains(service)) {
+                        out.merge(service, a.path("droppedSpans").asLong(), Long::sum);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // reported as no figures
+        }
+        return out;
+    }
+
     /**
      * The collector's view of an agent once it disconnected (its last heartbeat is in): spans the
      * agent reports sent and dropped, spans the collector received, and spans it stored.
