@@ -193,10 +193,23 @@ public final class Netty4ServerApp {
         }
     }
 
+    /** From a thread of its own once the agent defined its bridge (on its start-up thread), at most 60 s on. */
     private static void printClassVisibility() {
-        System.out.println("VISIBILITY bytebuddy=" + visible("io.argus.shaded.net.bytebuddy.ByteBuddy")
-                + " core=" + visible("io.argus.core.AgentRuntime")
-                + " bridge=" + visible("io.argus.bridge.server.ServerCalls"));
+        Thread printer = new Thread(() -> {
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (!visible("io.argus.bridge.server.ServerCalls") && System.currentTimeMillis() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.out.println("VISIBILITY bytebuddy=" + visible("io.argus.shaded.net.bytebuddy.ByteBuddy")
+                    + " core=" + visible("io.argus.core.AgentRuntime")
+                    + " bridge=" + visible("io.argus.bridge.server.ServerCalls"));
+        }, "visibility-check");
+        printer.setDaemon(true);
+        printer.start();
     }
 
     private static boolean visible(String name) {
