@@ -133,13 +133,7 @@ public final class CollectorMain {
         CommandLine commandLine = new CommandLine(System.getenv());
         CollectorConfig config;
         try {
-            CommandLineSpec.Request request = commandLine.spec.parse(args);
-            if (request == CommandLineSpec.Request.HELP) {
-                commandLine.spec.printUsage(System.out);
-                return;
-            }
-            if (request == CommandLineSpec.Request.COMPLETION) {
-                System.out.print(commandLine.spec.completionScript());
+            if (commandLine.spec.answer(commandLine.spec.parse(args), System.out)) {
                 return;
             }
             config = commandLine.config();

@@ -142,6 +142,25 @@ public final class CommandLineSpec<E extends Exception> {
         return result.hasMatchedOption("--completion") ? Request.COMPLETION : Request.RUN;
     }
 
+    /**
+     * Answers {@code --help} (the usage) or {@code --completion} (the script) on {@code out}.
+     *
+     * @return whether {@code request} was one of them, so that the command has nothing more to do
+     */
+    public boolean answer(Request request, PrintStream out) {
+        switch (request) {
+            case HELP -> printUsage(out);
+            case COMPLETION -> {
+                out.print(completionScript());
+                out.flush();
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** What picocli found wrong, worded alike for every command. */
     private static String message(ParameterException e) {
         if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
@@ -161,6 +180,11 @@ public final class CommandLineSpec<E extends Exception> {
 
     /** The usage text, with the lines every command shares. */
     public String usageText() {
+        return usageText(name, usage);
+    }
+
+    /** {@code usage}, the help of command {@code name}, with the lines every command shares. */
+    public static String usageText(String name, String usage) {
         String text = usage.endsWith("\n") ? usage : usage + "\n";
         return text + "\nShell completion: source <(" + name + " --completion), in bash or zsh.\n";
     }
@@ -181,6 +205,11 @@ public final class CommandLineSpec<E extends Exception> {
      * {@link #USAGE_ERROR}.
      */
     public int reject(PrintStream err, String message) {
+        return reject(err, name, message);
+    }
+
+    /** {@link #reject(PrintStream, String)} for command {@code name}. */
+    public static int reject(PrintStream err, String name, String message) {
         err.println(name + ": " + message);
         err.println("Try '" + name + " --help' for the options.");
         err.flush();

@@ -3,6 +3,8 @@ package io.argus.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.argus.cli.MainProcess;
+import io.argus.fleet.druid.DruidMain;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,5 +84,25 @@ class FleetMainTest {
         distribution("argus-perf-tests-0.1.0.jar", "slf4j-api-2.0.17.jar");
         assertThatThrownBy(() -> FleetMain.parse(new String[] {"--argus-home", home.toString()}))
                 .hasMessageContaining("invalid --argus-home: no jetty-server-*.jar in");
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
+        MainProcess exited = MainProcess.run(FleetMain.class, "--work", "w", "--nodes", "3");
+        assertThat(exited.status()).isEqualTo(2);
+        assertThat(exited.stderr()).containsExactly("argus-fleet: unknown option '--nodes'",
+                "Try 'argus-fleet --help' for the options.");
+    }
+
+    @Test
+    void druidMainTakesItsFlagsAlikeAndExitsWithTwoOnAnUnknownOne() throws Exception {
+        MainProcess exited = MainProcess.run(DruidMain.class, "--work", "w", "--kafak", "127.0.0.1:9092");
+        assertThat(exited.status()).isEqualTo(2);
+        assertThat(exited.stderr()).containsExactly("DruidMain: unknown option '--kafak'",
+                "Try 'DruidMain --help' for the options.");
+        exited = MainProcess.run(DruidMain.class, "--work", "w", "--retention-spans", "7d");
+        assertThat(exited.status()).isEqualTo(2);
+        assertThat(exited.stderr()).containsExactly("DruidMain: invalid value for --retention-spans: '7d' (an"
+                + " ISO-8601 period such as P7D or PT12H)", "Try 'DruidMain --help' for the options.");
     }
 }

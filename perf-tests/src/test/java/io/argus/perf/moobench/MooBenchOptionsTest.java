@@ -1,5 +1,6 @@
 package io.argus.perf.moobench;
 
+import io.argus.cli.MainProcess;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -115,5 +116,20 @@ class MooBenchOptionsTest {
         MooBenchMain.readFacts(MooBenchMain.facts(List.of("MOOBENCH steady_wall_ns=500000000")), t);
         assertThat(t.spansSentPerSecond).isNull();
         assertThat(t.dropShare).isNull();
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
+        MainProcess exited = MainProcess.run(MooBenchMain.class, "--quick", "--frobnicate", "1");
+        assertThat(exited.status()).isEqualTo(2);
+        assertThat(exited.stderr()).containsExactly("argus-moobench: unknown option '--frobnicate'",
+                "Try 'argus-moobench --help' for the options.");
+    }
+
+    @Test
+    void helpAndCompletionAreAnswered() {
+        assertThat(MooBenchOptions.parse("--help").help).isTrue();
+        assertThat(MooBenchOptions.parse("--completion").completionScript).contains("--depth-configs");
+        assertThat(MooBenchOptions.help()).contains("--no-span-check", "argus-moobench --completion");
     }
 }
