@@ -193,7 +193,7 @@ public final class CollectorMain {
     }
 
     /** The collector's options, each applied as it comes; {@link #config} checks what depends on several. */
-    private static final class CommandLine {
+    static final class CommandLine {
         private final Map<String, String> env;
         private final CollectorConfig.Builder b = CollectorConfig.builder()
                 .otlpGrpcPort(CollectorConfig.DEFAULT_OTLP_GRPC_PORT);

@@ -308,6 +308,11 @@ class CollectorMainTest {
     }
 
     @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new CollectorMain.CommandLine(Map.of()).spec.optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
     void helpAndCompletionAnswerWithoutStarting() throws Exception {
         assertThat(CollectorMain.parse(new String[] {"--completion"}, Map.of())).isNull();
         assertThat(CollectorMain.parse(new String[] {"-h"}, Map.of())).isNull();

@@ -3,6 +3,7 @@ package io.argus.cli;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
@@ -176,6 +177,14 @@ public final class CommandLineSpec<E extends Exception> {
             return option.longestName() + " needs a value";
         }
         return e.getMessage();
+    }
+
+    /** The command's own options that its usage text does not name, so that a test can keep the two in step. */
+    public List<String> optionsMissingFromUsage() {
+        return spec.options().stream().map(OptionSpec::longestName)
+                .filter(option -> !option.equals("--help") && !option.equals("--completion"))
+                .filter(option -> !usage.matches("(?s).*" + Pattern.quote(option) + "\\b(?!-).*"))
+                .toList();
     }
 
     /** The usage text, with the lines every command shares. */

@@ -60,6 +60,14 @@ class CommandLineSpecTest {
     }
 
     @Test
+    void optionsTheUsageDoesNotNameAreFound() {
+        assertThat(spec().optionsMissingFromUsage()).containsExactly("--port", "--name", "--quick");
+        assertThat(CommandLineSpec.<Bad>of("argus-x", "  --port-range R\n  --name N\n", Bad::new)
+                .option("--port", "N", v -> { }).option("--name", "N", v -> { }).optionsMissingFromUsage())
+                .containsExactly("--port");
+    }
+
+    @Test
     void rejectSaysWhatIsWrongInOneLineAndReturnsTwo() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = spec().reject(new PrintStream(err, true, StandardCharsets.UTF_8), "unknown option '--nope'");

@@ -10,6 +10,12 @@ import java.util.concurrent.TimeUnit;
 /** A command's main class run in a child JVM on the test's class path, for its exit status and its stderr. */
 public record MainProcess(int status, List<String> stderr) {
 
+    /** How a command ends on a bad command line: exit status 2, the message naming the command, and where to look. */
+    public static MainProcess usageError(String command, String message) {
+        return new MainProcess(CommandLineSpec.USAGE_ERROR,
+                List.of(command + ": " + message, "Try '" + command + " --help' for the options."));
+    }
+
     /** Runs {@code main} with {@code args} and waits at most a minute for it to end. */
     public static MainProcess run(Class<?> main, String... args) throws IOException, InterruptedException {
         Path err = Files.createTempFile("command-line", ".err");

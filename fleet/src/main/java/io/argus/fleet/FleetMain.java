@@ -41,7 +41,8 @@ public final class FleetMain {
      * Gatling...).
      */
     private static final List<String> SERVICE_JARS = List.of("argus-perf-tests-", "jetty-server-", "jetty-http-",
-            "jetty-io-", "jetty-util-", "slf4j-api-", "argus-command-line-", "picocli-");
+            "jetty-io-", "jetty-util-", "slf4j-api-",
+            "argus-command-line-", "picocli-");
 
     /** Held: the Kafka clients' INFO lines (configuration dumps, retries while the broker starts) drown the printout. */
     private static final java.util.logging.Logger KAFKA_CLIENT_LOG = java.util.logging.Logger.getLogger("org.apache.kafka");
@@ -145,7 +146,7 @@ public final class FleetMain {
     }
 
     /** The fleet's command line: each option's value lands in {@code opts}, checked once all are read. */
-    private static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
+    static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
         CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
                 IllegalArgumentException::new);
         OPTIONS.forEach((name, label) -> spec.option(name, label, value -> opts.put(name, value)));

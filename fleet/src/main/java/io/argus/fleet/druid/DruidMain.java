@@ -82,7 +82,7 @@ public final class DruidMain {
         return options(opts);
     }
 
-    private static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
+    static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
         CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
                 IllegalArgumentException::new);
         for (String[] option : new String[][] {{"--work", "DIR"}, {"--kafka", "HOST:PORT"},

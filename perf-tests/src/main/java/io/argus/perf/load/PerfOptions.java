@@ -184,7 +184,7 @@ public final class PerfOptions {
     }
 
     /** The options, each applied as it comes; the presets are applied before, in {@link #parse}. */
-    private CommandLineSpec<BadArguments> commandLine(boolean[] discardGiven) {
+    CommandLineSpec<BadArguments> commandLine(boolean[] discardGiven) {
         CommandLineSpec<BadArguments> spec = CommandLineSpec.of(COMMAND, usage(), BadArguments::new);
         spec.flag("--quick", () -> {
         }).flag("--full", () -> {

@@ -102,7 +102,7 @@ public final class MooBenchOptions {
         return CommandLineSpec.usageText(COMMAND, USAGE);
     }
 
-    private CommandLineSpec<IllegalArgumentException> commandLine() {
+    CommandLineSpec<IllegalArgumentException> commandLine() {
         CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
                 IllegalArgumentException::new);
         spec.flag("--quick", () -> quick = true)

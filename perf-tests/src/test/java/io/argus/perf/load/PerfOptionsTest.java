@@ -102,6 +102,11 @@ class PerfOptionsTest {
     }
 
     @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new PerfOptions().commandLine(new boolean[1]).optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
     void unknownFlagExitsWithTwoAndOneErrorNamingIt() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = PerfMain.run(new String[]{"--quick", "--round=3"}, new PrintStream(new ByteArrayOutputStream()),

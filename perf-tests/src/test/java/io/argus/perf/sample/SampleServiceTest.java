@@ -20,14 +20,15 @@ class SampleServiceTest {
     }
 
     @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new SampleService.Options().commandLine().optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
     void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
-        MainProcess exited = MainProcess.run(SampleService.class, "--name", "back", "--prot", "0");
-        assertThat(exited.status()).isEqualTo(2);
-        assertThat(exited.stderr()).containsExactly("SampleService: unknown option '--prot'",
-                "Try 'SampleService --help' for the options.");
-        exited = MainProcess.run(SampleService.class, "--port", "http");
-        assertThat(exited.status()).isEqualTo(2);
-        assertThat(exited.stderr()).containsExactly("SampleService: invalid value for --port: 'http' is not a number",
-                "Try 'SampleService --help' for the options.");
+        assertThat(MainProcess.run(SampleService.class, "--name", "back", "--prot", "0"))
+                .isEqualTo(MainProcess.usageError("SampleService", "unknown option '--prot'"));
+        assertThat(MainProcess.run(SampleService.class, "--port", "http"))
+                .isEqualTo(MainProcess.usageError("SampleService", "invalid value for --port: 'http' is not a number"));
     }
 }
