@@ -1,5 +1,6 @@
 package io.argus.collector;
 
+import io.argus.cli.CommandLineSpec;
 import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
@@ -26,7 +27,8 @@ import java.util.regex.Pattern;
 
 /**
  * Command line entry point. Runs in the foreground until SIGTERM/SIGINT, then shuts down cleanly.
- * Exit status: 0 after a clean stop or {@code --help}, 1 when the collector cannot start, 2 for bad flags.
+ * Exit status: 0 after a clean stop, {@code --help} or {@code --completion}, 1 when the collector cannot start, 2 for
+ * bad flags.
  */
 public final class CollectorMain {
     static final String USAGE = """
@@ -128,19 +130,20 @@ public final class CollectorMain {
 
     public static void main(String[] args) {
         configureLogging();
+        CommandLine commandLine = new CommandLine(System.getenv());
         CollectorConfig config;
         try {
-            config = parse(args, System.getenv());
-        } catch (UsageException e) {
-            System.err.println("argus-collector: " + e.getMessage());
-            if (e.pointToHelp) {
-                System.err.println("Try 'argus-collector --help' for the options.");
+            if (commandLine.spec.answer(commandLine.spec.parse(args), System.out)) {
+                return;
             }
-            System.exit(2);
-            return;
-        }
-        if (config == null) {
-            System.out.print(USAGE);
+            config = commandLine.config();
+        } catch (UsageException e) {
+            if (e.pointToHelp) {
+                commandLine.spec.reject(System.err, e.getMessage());
+            } else {
+                System.err.println("argus-collector: " + e.getMessage());
+            }
+            System.exit(CommandLineSpec.USAGE_ERROR);
             return;
         }
         // The hook is in place before the collector starts, so that a SIGTERM arriving at any point
@@ -182,123 +185,133 @@ public final class CollectorMain {
      * from {@code env} ({@code ARGUS_COLLECTOR_TOKEN}, {@code ARGUS_API_TOKEN}, {@code ARGUS_API_PASSWORD},
      * {@code ARGUS_TLS_KEYSTORE_PASSWORD}).
      *
-     * @return the config, or {@code null} when {@code --help} was asked for
+     * @return the config, or {@code null} when {@code --help} or {@code --completion} was asked for
      */
     static CollectorConfig parse(String[] args, Map<String, String> env) throws UsageException {
-        CollectorConfig.Builder b = CollectorConfig.builder().otlpGrpcPort(CollectorConfig.DEFAULT_OTLP_GRPC_PORT);
-        String envToken = env.get("ARGUS_COLLECTOR_TOKEN");
-        if (envToken != null && !envToken.isEmpty()) {
-            b.token(envToken);
+        CommandLine commandLine = new CommandLine(env);
+        return commandLine.spec.parse(args) == CommandLineSpec.Request.RUN ? commandLine.config() : null;
+    }
+
+    /** The collector's options, each applied as it comes; {@link #config} checks what depends on several. */
+    static final class CommandLine {
+        private final Map<String, String> env;
+        private final CollectorConfig.Builder b = CollectorConfig.builder()
+                .otlpGrpcPort(CollectorConfig.DEFAULT_OTLP_GRPC_PORT);
+        /** The Kafka, credential, TLS and Druid options, checked together at the end. */
+        private final Map<String, String> opts = new HashMap<>();
+        private IngestLimits ingest = IngestLimits.DEFAULTS;
+        private HttpLimits http = HttpLimits.DEFAULTS;
+        final CommandLineSpec<UsageException> spec = CommandLineSpec.of("argus-collector", USAGE,
+                UsageException::new);
+
+        /** A handler that is told the option's name, for its messages. */
+        private interface Handler {
+            void accept(String name, String value) throws UsageException;
         }
-        Map<String, String> opts = new HashMap<>();
-        IngestLimits ingest = IngestLimits.DEFAULTS;
-        HttpLimits http = HttpLimits.DEFAULTS;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                return null;
+
+        private void option(String name, String label, Handler handler) {
+            spec.option(name, label, value -> handler.accept(name, value));
+        }
+
+        CommandLine(Map<String, String> env) {
+            this.env = env;
+            String envToken = env.get("ARGUS_COLLECTOR_TOKEN");
+            if (envToken != null && !envToken.isEmpty()) {
+                b.token(envToken);
             }
-            if (!arg.startsWith("--")) {
-                throw new UsageException("unexpected argument '" + arg + "'");
-            }
-            String name = arg;
-            String value;
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            } else {
-                if (!isKnown(name)) {
-                    throw new UsageException("unknown option '" + name + "'");
+            option("--ingest-port", "PORT", (name, value) -> b.ingestPort(port(name, value)));
+            option("--http-port", "PORT", (name, value) -> b.httpPort(port(name, value)));
+            option("--bind", "ADDRESS", (name, value) -> {
+                if (value.isBlank()) {
+                    throw new UsageException("invalid value for --bind: an address is required");
                 }
-                if (i + 1 >= args.length) {
-                    throw new UsageException("option " + name + " needs a value");
-                }
-                value = args[++i];
-            }
-            switch (name) {
-                case "--ingest-port" -> b.ingestPort(port(name, value));
-                case "--http-port" -> b.httpPort(port(name, value));
-                case "--bind" -> {
+                b.bind(value);
+            });
+            option("--data-dir", "DIR", (name, value) -> {
+                try {
                     if (value.isBlank()) {
-                        throw new UsageException("invalid value for --bind: an address is required");
+                        throw new InvalidPathException(value, "empty path");
                     }
-                    b.bind(value);
+                    b.dataDir(Path.of(value));
+                } catch (InvalidPathException e) {
+                    throw new UsageException("invalid value for --data-dir: '" + value + "' (" + e.getReason()
+                            + ")");
                 }
-                case "--data-dir" -> {
-                    try {
-                        if (value.isBlank()) {
-                            throw new InvalidPathException(value, "empty path");
-                        }
-                        b.dataDir(Path.of(value));
-                    } catch (InvalidPathException e) {
-                        throw new UsageException("invalid value for --data-dir: '" + value + "' (" + e.getReason()
-                                + ")");
-                    }
+            });
+            option("--max-frame-bytes", "N", (name, value) -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30)));
+            option("--max-batch-spans", "N", (name, value) ->
+                    b.maxBatchSpans(intRange(name, value, 1, 10_000_000)));
+            option("--token", "TOKEN", (name, value) -> {
+                if (value.isEmpty()) {
+                    throw new UsageException("invalid value for --token: must not be empty");
                 }
-                case "--max-frame-bytes" -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30));
-                case "--max-batch-spans" -> b.maxBatchSpans(intRange(name, value, 1, 10_000_000));
-                case "--otlp-http-port" -> b.otlpHttpPort(port(name, value));
-                case "--otlp-grpc-port" -> b.otlpGrpcPort(port(name, value));
-                case "--alert-rules" -> b.alertRules(readable(name, value));
-                case "--otlp-max-body-bytes" -> b.maxOtlpBodyBytes(intRange(name, value, 64, 1 << 30));
-                case "--retention-spans" -> b.retentionSpans(age(name, value));
-                case "--idle-timeout" -> b.idleTimeout(duration(name, value));
-                case "--store-queue-rows" -> b.storeQueueSpans(intRange(name, value, 1_000, 100_000_000));
-                case "--handshake-timeout" -> ingest = ingest.withHandshake(duration(name, value),
-                        ingest.maxHandshakeBytes());
-                case "--max-handshake-bytes" -> ingest = ingest.withHandshake(ingest.handshakeTimeout(),
-                        intRange(name, value, 64, 1 << 30));
-                case "--frame-timeout" -> ingest = ingest.withFrameTimeout(duration(name, value));
-                case "--max-connections" -> ingest = ingest.withMaxConnections(intRange(name, value, 1, 1_000_000),
-                        ingest.maxConnectionsPerAddress());
-                case "--max-connections-per-address" -> ingest = ingest.withMaxConnections(ingest.maxConnections(),
-                        intRange(name, value, 1, 1_000_000));
-                case "--max-buffered-bytes" -> ingest = ingest.withMaxBufferedBytes(longRange(name, value, 1 << 20,
-                        1L << 40));
-                case "--max-future-skew" -> ingest = ingest.withMaxFutureSkew(duration(name, value));
-                case "--http-read-timeout" -> http = http.withReadTimeout(duration(name, value));
-                case "--http-max-request-line" -> http = http.withRequestSizes(intRange(name, value, 256, 1 << 20),
-                        http.maxHeaderBytes());
-                case "--http-max-header-bytes" -> http = http.withRequestSizes(http.maxRequestLineBytes(),
-                        intRange(name, value, 1024, 1 << 20));
-                case "--otlp-store-wait" -> http = http.withOtlpStoreWait(duration(name, value));
-                case "--max-queued-queries" -> http = http.withMaxQueuedQueries(intRange(name, value, 1, 1_000_000));
-                case "--retention-metrics" -> b.retentionMetrics(age(name, value));
-                case "--token" -> {
-                    if (value.isEmpty()) {
-                        throw new UsageException("invalid value for --token: must not be empty");
-                    }
-                    b.token(value);
+                b.token(value);
+            });
+            option("--otlp-http-port", "PORT", (name, value) -> b.otlpHttpPort(port(name, value)));
+            option("--otlp-grpc-port", "PORT", (name, value) -> b.otlpGrpcPort(port(name, value)));
+            option("--otlp-max-body-bytes", "N", (name, value) ->
+                    b.maxOtlpBodyBytes(intRange(name, value, 64, 1 << 30)));
+            option("--alert-rules", "FILE", (name, value) -> b.alertRules(readable(name, value)));
+            option("--retention-spans", "AGE", (name, value) -> b.retentionSpans(age(name, value)));
+            option("--retention-metrics", "AGE", (name, value) -> b.retentionMetrics(age(name, value)));
+            option("--idle-timeout", "TIME", (name, value) -> b.idleTimeout(duration(name, value)));
+            option("--handshake-timeout", "TIME", (name, value) ->
+                    ingest = ingest.withHandshake(duration(name, value), ingest.maxHandshakeBytes()));
+            option("--frame-timeout", "TIME", (name, value) -> ingest = ingest.withFrameTimeout(duration(name, value)));
+            option("--max-handshake-bytes", "N", (name, value) ->
+                    ingest = ingest.withHandshake(ingest.handshakeTimeout(), intRange(name, value, 64, 1 << 30)));
+            option("--max-connections", "N", (name, value) -> ingest = ingest.withMaxConnections(
+                    intRange(name, value, 1, 1_000_000), ingest.maxConnectionsPerAddress()));
+            option("--max-connections-per-address", "N", (name, value) -> ingest = ingest.withMaxConnections(
+                    ingest.maxConnections(), intRange(name, value, 1, 1_000_000)));
+            option("--max-buffered-bytes", "N", (name, value) ->
+                    ingest = ingest.withMaxBufferedBytes(longRange(name, value, 1 << 20, 1L << 40)));
+            option("--store-queue-rows", "N", (name, value) ->
+                    b.storeQueueSpans(intRange(name, value, 1_000, 100_000_000)));
+            option("--max-future-skew", "TIME", (name, value) ->
+                    ingest = ingest.withMaxFutureSkew(duration(name, value)));
+            option("--http-read-timeout", "TIME", (name, value) -> http = http.withReadTimeout(duration(name, value)));
+            option("--http-max-request-line", "N", (name, value) -> http = http.withRequestSizes(
+                    intRange(name, value, 256, 1 << 20), http.maxHeaderBytes()));
+            option("--http-max-header-bytes", "N", (name, value) -> http = http.withRequestSizes(
+                    http.maxRequestLineBytes(), intRange(name, value, 1024, 1 << 20)));
+            option("--otlp-store-wait", "TIME", (name, value) -> http = http.withOtlpStoreWait(duration(name, value)));
+            option("--max-queued-queries", "N", (name, value) ->
+                    http = http.withMaxQueuedQueries(intRange(name, value, 1, 1_000_000)));
+            for (String name : new String[] {"--storage", "--kafka-bootstrap", "--kafka-topic-prefix",
+                    "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config"}) {
+                option(name, "VALUE", opts::put);
+            }
+            option("--query", "druid", (name, value) -> {
+                if (!value.equals("druid")) {
+                    throw new UsageException("invalid value for --query: '" + value + "' (only 'druid')");
                 }
-                case "--storage", "--kafka-bootstrap", "--kafka-topic-prefix", "--kafka-create-topics",
-                        "--kafka-buffer-bytes", "--kafka-config" -> opts.put(name, value);
-                case "--query" -> {
-                    if (!value.equals("druid")) {
-                        throw new UsageException("invalid value for --query: '" + value + "' (only 'druid')");
-                    }
-                    opts.put(name, value);
-                }
-                case "--api-token-file", "--api-user", "--api-password-file", "--tls-cert", "--tls-key",
-                        "--tls-keystore", "--tls-keystore-password-file", "--druid-url",
-                        "--druid-datasource-prefix" -> {
+                opts.put(name, value);
+            });
+            for (String name : new String[] {"--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
+                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--druid-url",
+                    "--druid-datasource-prefix"}) {
+                option(name, "VALUE", (n, value) -> {
                     if (value.isBlank()) {
-                        throw new UsageException("invalid value for " + name + ": must not be empty");
+                        throw new UsageException("invalid value for " + n + ": must not be empty");
                     }
-                    opts.put(name, value);
-                }
-                default -> throw new UsageException("unknown option '" + name + "'");
+                    opts.put(n, value);
+                });
             }
         }
-        b.ingestLimits(ingest).httpLimits(http);
-        b.kafka(kafka(opts));
-        b.httpCredentials(credentials(opts, env));
-        b.tls(tls(opts, env));
-        b.druidQuery(druidQuery(opts));
-        try {
-            return b.build();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage(), false);
+
+        /** The config of the options parsed, with the checks that span several options. */
+        CollectorConfig config() throws UsageException {
+            b.ingestLimits(ingest).httpLimits(http);
+            b.kafka(kafka(opts));
+            b.httpCredentials(credentials(opts, env));
+            b.tls(tls(opts, env));
+            b.druidQuery(druidQuery(opts));
+            try {
+                return b.build();
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), false);
+            }
         }
     }
 
@@ -451,22 +464,6 @@ public final class CollectorMain {
             throw new UsageException("invalid value for " + option + ": " + file + " is not a readable file");
         }
         return path;
-    }
-
-    private static boolean isKnown(String name) {
-        return switch (name) {
-            case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
-                    "--token", "--otlp-http-port", "--otlp-grpc-port", "--alert-rules", "--otlp-max-body-bytes", "--retention-spans",
-                    "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
-                    "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--storage", "--kafka-bootstrap",
-                    "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config",
-                    "--query", "--druid-url", "--druid-datasource-prefix", "--idle-timeout", "--store-queue-rows",
-                    "--handshake-timeout", "--max-handshake-bytes", "--frame-timeout", "--max-connections",
-                    "--max-connections-per-address", "--max-buffered-bytes", "--max-future-skew",
-                    "--http-read-timeout", "--http-max-request-line", "--http-max-header-bytes", "--otlp-store-wait",
-                    "--max-queued-queries" -> true;
-            default -> false;
-        };
     }
 
     private static final Pattern AGE = Pattern.compile("(\\d{1,9})([smhd]?)");

@@ -89,7 +89,7 @@ class CollectorMainTest {
         assertBad("invalid value for --retention-spans: '40000d' is more than 100 years", "--retention-spans=40000d");
         assertBad("invalid value for --otlp-http-port: -1 is outside 0..65535", "--otlp-http-port", "-1");
         assertBad("invalid value for --otlp-max-body-bytes", "--otlp-max-body-bytes", "10");
-        assertBad("option --retention-spans needs a value", "--retention-spans");
+        assertBad("--retention-spans needs a value", "--retention-spans");
     }
 
     @Test
@@ -194,7 +194,7 @@ class CollectorMainTest {
         assertBad("invalid value for --max-frame-bytes", "--max-frame-bytes", "10");
         assertBad("unknown option '--nope'", "--nope", "1");
         assertBad("unknown option '--nope'", "--nope=1");
-        assertBad("option --data-dir needs a value", "--data-dir");
+        assertBad("--data-dir needs a value", "--data-dir");
         assertBad("unexpected argument 'extra'", "extra");
         assertBad("invalid value for --token", "--token=");
         assertBad("invalid value for --bind", "--bind", " ");
@@ -295,6 +295,27 @@ class CollectorMainTest {
         Collections.addAll(cmd, args);
         return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(errFile.toFile()).start();
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
+        Path err = dataDir.resolve("err.txt");
+        Process p = launch(err, "--ingest-prot", "9898");
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(Files.readAllLines(err)).containsExactly("argus-collector: unknown option '--ingest-prot'",
+                "Try 'argus-collector --help' for the options.");
+    }
+
+    @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new CollectorMain.CommandLine(Map.of()).spec.optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
+    void helpAndCompletionAnswerWithoutStarting() throws Exception {
+        assertThat(CollectorMain.parse(new String[] {"--completion"}, Map.of())).isNull();
+        assertThat(CollectorMain.parse(new String[] {"-h"}, Map.of())).isNull();
     }
 
     @Test

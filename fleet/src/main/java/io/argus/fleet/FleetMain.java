@@ -1,11 +1,13 @@
 package io.argus.fleet;
 
+import io.argus.cli.CommandLineSpec;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +18,7 @@ import java.util.stream.Stream;
  * SIGINT/SIGTERM, then stops every part. Exit status 2 for bad flags, 1 when a part cannot start.
  */
 public final class FleetMain {
+    static final String COMMAND = "argus-fleet";
     static final String USAGE = """
             Usage: argus-fleet [options]
 
@@ -29,11 +32,17 @@ public final class FleetMain {
               --service-class-path CP    the sample service's (default: from <argus-home>/perf/lib)
               --alert-rules FILE         alert rules for the query collector (docs/collector.md#alerting)
             """;
-    private static final List<String> OPTIONS = List.of("--work", "--argus-home", "--http-port", "--rate",
-            "--prefix", "--agent", "--collector-class-path", "--service-class-path", "--alert-rules");
-    /** The sample service's own jar, Jetty 12 and SLF4J: not the suite's whole class path (Netty, Gatling...). */
+    /** Each option, with what its value is. */
+    private static final Map<String, String> OPTIONS = options("--work", "DIR", "--argus-home", "DIR", "--http-port",
+            "N", "--rate", "N", "--prefix", "P", "--agent", "JAR", "--collector-class-path", "CP",
+            "--service-class-path", "CP", "--alert-rules", "FILE");
+    /**
+     * The sample service's own jar, its command line, Jetty 12 and SLF4J: not the suite's whole class path (Netty,
+     * Gatling...).
+     */
     private static final List<String> SERVICE_JARS = List.of("argus-perf-tests-", "jetty-server-", "jetty-http-",
-            "jetty-io-", "jetty-util-", "slf4j-api-");
+            "jetty-io-", "jetty-util-", "slf4j-api-",
+            "argus-command-line-", "picocli-");
 
     /** Held: the Kafka clients' INFO lines (configuration dumps, retries while the broker starts) drown the printout. */
     private static final java.util.logging.Logger KAFKA_CLIENT_LOG = java.util.logging.Logger.getLogger("org.apache.kafka");
@@ -41,18 +50,26 @@ public final class FleetMain {
     private FleetMain() {
     }
 
-    public static void main(String[] args) throws Exception {
-        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            System.out.print(USAGE);
-            return;
+    private static Map<String, String> options(String... nameAndLabel) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < nameAndLabel.length; i += 2) {
+            out.put(nameAndLabel[i], nameAndLabel[i + 1]);
         }
-        FleetOptions options = null;
+        return out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new HashMap<>();
+        FleetOptions options;
         try {
-            options = parse(args);
+            CommandLineSpec<IllegalArgumentException> commandLine = commandLine(opts);
+            if (commandLine.answer(commandLine.parse(args), System.out)) {
+                return;
+            }
+            options = options(opts);
         } catch (IllegalArgumentException e) {
-            System.err.println("argus-fleet: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
+            System.exit(CommandLineSpec.reject(System.err, COMMAND, e.getMessage()));
+            return;
         }
         KAFKA_CLIENT_LOG.setLevel(java.util.logging.Level.SEVERE);
         Fleet fleet;
@@ -78,17 +95,14 @@ public final class FleetMain {
         stopped.await();
     }
 
+    /** The options of {@code args}; {@code --help} and {@code --completion} are the caller's to look for. */
     static FleetOptions parse(String[] args) {
         Map<String, String> opts = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!OPTIONS.contains(args[i])) {
-                throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            opts.put(args[i], args[++i]);
-        }
+        commandLine(opts).parse(args);
+        return options(opts);
+    }
+
+    private static FleetOptions options(Map<String, String> opts) {
         Path home = opts.containsKey("--argus-home") ? Path.of(opts.get("--argus-home")) : null;
         String agent = opts.get("--agent");
         String collector = opts.get("--collector-class-path");
@@ -129,6 +143,14 @@ public final class FleetMain {
         return new FleetOptions(Path.of(opts.getOrDefault("--work", "argus-fleet")).toAbsolutePath(),
                 Path.of(agent).toAbsolutePath(), collector, service, port, rate,
                 opts.getOrDefault("--prefix", "argus-"), rules);
+    }
+
+    /** The fleet's command line: each option's value lands in {@code opts}, checked once all are read. */
+    static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
+        CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
+                IllegalArgumentException::new);
+        OPTIONS.forEach((name, label) -> spec.option(name, label, value -> opts.put(name, value)));
+        return spec;
     }
 
     private static int number(Map<String, String> opts, String name, String fallback) {

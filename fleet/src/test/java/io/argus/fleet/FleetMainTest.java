@@ -3,10 +3,12 @@ package io.argus.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.argus.cli.MainProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,8 @@ class FleetMainTest {
         }
     }
 
-    private static final String[] SERVICE_JARS = {"argus-perf-tests-0.1.0.jar", "jetty-server-12.1.14.jar",
+    private static final String[] SERVICE_JARS = {"argus-perf-tests-0.1.0.jar", "argus-command-line-0.1.0.jar",
+        "picocli-4.7.7.jar", "jetty-server-12.1.14.jar",
         "jetty-http-12.1.14.jar", "jetty-io-12.1.14.jar", "jetty-util-12.1.14.jar", "slf4j-api-2.0.17.jar"};
 
     @Test
@@ -38,7 +41,7 @@ class FleetMainTest {
             "--http-port", "9897", "--rate", "2.5"});
         assertThat(o.agentJar()).isEqualTo(home.resolve("agent/argus-agent.jar").toAbsolutePath());
         assertThat(o.collectorClassPath()).isEqualTo(home.resolve("collector/lib") + File.separator + "*");
-        assertThat(List.of(o.serviceClassPath().split(File.pathSeparator))).hasSize(6)
+        assertThat(List.of(o.serviceClassPath().split(File.pathSeparator))).hasSize(SERVICE_JARS.length)
                 .allSatisfy(p -> assertThat(p).doesNotContain("netty", "gatling"));
         assertThat(o.work()).isEqualTo(Path.of("w").toAbsolutePath());
         assertThat(o.queryHttpPort()).isEqualTo(9897);
@@ -82,5 +85,16 @@ class FleetMainTest {
         distribution("argus-perf-tests-0.1.0.jar", "slf4j-api-2.0.17.jar");
         assertThatThrownBy(() -> FleetMain.parse(new String[] {"--argus-home", home.toString()}))
                 .hasMessageContaining("invalid --argus-home: no jetty-server-*.jar in");
+    }
+
+    @Test
+    void theUsageNamesEveryOption() {
+        assertThat(FleetMain.commandLine(new HashMap<>()).optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
+        assertThat(MainProcess.run(FleetMain.class, "--work", "w", "--nodes", "3"))
+                .isEqualTo(MainProcess.usageError("argus-fleet", "unknown option '--nodes'"));
     }
 }

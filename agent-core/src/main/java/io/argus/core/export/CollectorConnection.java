@@ -9,8 +9,6 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -115,49 +113,19 @@ final class CollectorConnection {
     private long nextAttemptMillis;
     private long backoffMillis = MIN_BACKOFF_MILLIS;
 
-    /** Without acknowledgements (a handshake that does not ask for them). */
-    CollectorConnection(String host, int port, byte[] handshake, int maxPendingBytes, long maxBackoffMillis) {
-        this(Collections.singletonList(new CollectorAddress(host, port)), handshake, maxPendingBytes,
-                maxBackoffMillis);
-    }
-
-    /** Without acknowledgements (a handshake that does not ask for them). */
-    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
-                        long maxBackoffMillis) {
-        this(addresses, handshake, maxPendingBytes, maxBackoffMillis, null, false);
-    }
-
-    /** Without acknowledgements; @param tls TLS to every collector in the list, or null for plain TCP */
-    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, int maxPendingBytes,
-                        long maxBackoffMillis, SSLContext tls, boolean verifyHostname) {
-        this(addresses, handshake, false, new AgentCounters(), maxPendingBytes, maxPendingBytes, REPLY_TIMEOUT_MILLIS,
-                maxBackoffMillis, tls, verifyHostname);
-    }
-
-    /**
-     * @param acksWanted      whether {@code handshake} asks for acknowledgements
-     * @param counters        where span frames count as sent (accepted, or acknowledged) or, at exit, dropped
-     * @param maxUnackedBytes bound of the span frames kept until acknowledged
-     * @param tls             TLS to every collector in the list, or null for plain TCP
-     */
-    CollectorConnection(List<CollectorAddress> addresses, byte[] handshake, boolean acksWanted, AgentCounters counters,
-                        int maxPendingBytes, long maxUnackedBytes, long replyTimeoutMillis, long maxBackoffMillis,
-                        SSLContext tls, boolean verifyHostname) {
-        if (addresses.isEmpty()) {
-            throw new IllegalArgumentException("no collector address");
-        }
-        this.addresses = addresses.toArray(new CollectorAddress[0]);
+    CollectorConnection(ConnectionSettings settings) {
+        this.addresses = settings.addresses.toArray(new CollectorAddress[0]);
         this.reportedDown = new boolean[this.addresses.length];
         this.reportedNoAcks = new boolean[this.addresses.length];
         this.reportedRefusal = new int[this.addresses.length];
-        this.handshake = handshake;
-        this.acksWanted = acksWanted;
-        this.frames = new OutboundFrames(counters, maxUnackedBytes);
-        this.maxPendingBytes = maxPendingBytes;
-        this.replyTimeoutMillis = replyTimeoutMillis;
-        this.maxBackoffMillis = maxBackoffMillis;
-        this.tls = tls;
-        this.verifyHostname = verifyHostname;
+        this.handshake = settings.handshake;
+        this.acksWanted = settings.acksWanted;
+        this.frames = new OutboundFrames(settings.counters, settings.maxUnackedBytes);
+        this.maxPendingBytes = settings.maxPendingBytes;
+        this.replyTimeoutMillis = settings.replyTimeoutMillis;
+        this.maxBackoffMillis = settings.maxBackoffMillis;
+        this.tls = settings.tls;
+        this.verifyHostname = settings.verifyHostname;
     }
 
     /** Starts the first connect attempt; {@link #poll} completes it. */

@@ -145,11 +145,14 @@ public final class Exporter implements Runnable {
                     return;
                 }
             }
-            CollectorConnection created = new CollectorConnection(settings.collectorAddresses,
-                    ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis(), startupMode,
-                            observingSinceMillis), true, counters,
-                    settings.maxPendingBytes, settings.maxUnackedBytes, CollectorConnection.REPLY_TIMEOUT_MILLIS,
-                    settings.maxBackoffMillis, tls, settings.collectorTls.verifyHostname);
+            CollectorConnection created = new CollectorConnection(ConnectionSettings.to(settings.collectorAddresses,
+                            ControlFrames.handshake(settings, agentVersion, System.currentTimeMillis(), startupMode,
+                                    observingSinceMillis))
+                    .acknowledged(counters, settings.maxUnackedBytes, CollectorConnection.REPLY_TIMEOUT_MILLIS)
+                    .maxPendingBytes(settings.maxPendingBytes)
+                    .maxBackoffMillis(settings.maxBackoffMillis)
+                    .tls(tls, settings.collectorTls.verifyHostname)
+                    .build());
             created.start();
             connection = created;
         } catch (Throwable t) {

@@ -86,8 +86,11 @@ class CollectorConnectionAcksTest {
         for (int i = 0; i < addresses.length; i++) {
             addresses[i] = new CollectorAddress("127.0.0.1", ports.get(i));
         }
-        connection = harness.drive(new CollectorConnection(Arrays.asList(addresses), HANDSHAKE, true, counters,
-                1 << 20, maxUnackedBytes, replyTimeoutMillis, 200, null, false));
+        connection = harness.drive(new CollectorConnection(ConnectionSettings.to(Arrays.asList(addresses), HANDSHAKE)
+                .acknowledged(counters, maxUnackedBytes, replyTimeoutMillis)
+                .maxPendingBytes(1 << 20)
+                .maxBackoffMillis(200)
+                .build()));
         return connection;
     }
 

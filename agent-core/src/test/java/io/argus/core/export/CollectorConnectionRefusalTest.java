@@ -82,9 +82,12 @@ class CollectorConnectionRefusalTest {
     }
 
     private CollectorConnection connect(int port) {
-        connection = new CollectorConnection(Collections.singletonList(new CollectorAddress("127.0.0.1", port)),
-                HANDSHAKE, true, new AgentCounters(), 1 << 20, 1 << 20, CollectorConnection.REPLY_TIMEOUT_MILLIS,
-                30_000, null, false);
+        connection = new CollectorConnection(
+                ConnectionSettings.to(Collections.singletonList(new CollectorAddress("127.0.0.1", port)), HANDSHAKE)
+                        .acknowledged(new AgentCounters(), 1 << 20, CollectorConnection.REPLY_TIMEOUT_MILLIS)
+                        .maxPendingBytes(1 << 20)
+                        .maxBackoffMillis(30_000)
+                        .build());
         return harness.drive(connection);
     }
 

@@ -14,6 +14,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -48,7 +49,17 @@ class CollectorConnectionTest {
 
     /** Polls the connection every 10 ms, like the exporter's idle loop. */
     private CollectorConnection started(int port, int maxPendingBytes, long maxBackoffMillis) {
-        return started(new CollectorConnection("127.0.0.1", port, HANDSHAKE, maxPendingBytes, maxBackoffMillis));
+        return started(connection(Collections.singletonList(new CollectorAddress("127.0.0.1", port)), maxPendingBytes,
+                maxBackoffMillis));
+    }
+
+    /** Without acknowledgements (a handshake that does not ask for them). */
+    private static CollectorConnection connection(List<CollectorAddress> addresses, int maxPendingBytes,
+                                                  long maxBackoffMillis) {
+        return new CollectorConnection(ConnectionSettings.to(addresses, HANDSHAKE)
+                .maxPendingBytes(maxPendingBytes)
+                .maxBackoffMillis(maxBackoffMillis)
+                .build());
     }
 
     private CollectorConnection started(CollectorConnection connection) {
@@ -131,9 +142,8 @@ class CollectorConnectionTest {
         int second = freePort();
         String a = "127.0.0.1:" + first;
         String b = "127.0.0.1:" + second;
-        CollectorConnection connection = started(new CollectorConnection(Arrays.asList(
-                new CollectorAddress("127.0.0.1", first), new CollectorAddress("127.0.0.1", second)),
-                HANDSHAKE, 1 << 20, 200));
+        CollectorConnection connection = started(connection(Arrays.asList(
+                new CollectorAddress("127.0.0.1", first), new CollectorAddress("127.0.0.1", second)), 1 << 20, 200));
         try {
             Thread.sleep(1500); // both refuse: many attempts, alternating
             assertThat(connection.send(new byte[] {0, 0, 0, 0})).isFalse();
@@ -334,8 +344,8 @@ class CollectorConnectionTest {
 
     @Test
     void unresolvableHostIsReportedAsDownAndRetried() throws Exception {
-        final CollectorConnection connection = new CollectorConnection("collector.invalid", 9898, HANDSHAKE,
-                1 << 20, 200);
+        final CollectorConnection connection = connection(
+                Collections.singletonList(new CollectorAddress("collector.invalid", 9898)), 1 << 20, 200);
         try {
             connection.start();
             assertThat(log()).contains("collector collector.invalid:9898 unavailable (");

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public final class LibraryVersions {
 
     private final Map<String, List<Path>> versions = new LinkedHashMap<>();
+    private final List<Path> shared = new ArrayList<>();
 
     public static LibraryVersions create() {
         return new LibraryVersions();
@@ -51,6 +52,20 @@ public final class LibraryVersions {
 
     /** One version: the jars of this JVM's class path whose file names start with one of {@code prefixes}. */
     public LibraryVersions classPath(String version, String... prefixes) {
+        versions.put(version, classPathJars(version, prefixes));
+        return this;
+    }
+
+    /**
+     * Jars of this JVM's class path that every version runs with, as the plugin's ITs run them: the library's own
+     * dependencies (Netty under Lettuce), whose file names start with one of {@code prefixes}.
+     */
+    public LibraryVersions withEach(String... prefixes) {
+        shared.addAll(classPathJars("the jars every version runs with", prefixes));
+        return this;
+    }
+
+    private static List<Path> classPathJars(String what, String... prefixes) {
         List<Path> jars = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             String name = Paths.get(entry).getFileName().toString();
@@ -58,9 +73,8 @@ public final class LibraryVersions {
                 jars.add(Paths.get(entry));
             }
         }
-        assertThat(jars).as("jars of %s on the class path", version).isNotEmpty();
-        versions.put(version, jars);
-        return this;
+        assertThat(jars).as("jars of %s on the class path", what).isNotEmpty();
+        return jars;
     }
 
     /**
@@ -71,7 +85,11 @@ public final class LibraryVersions {
         assertThat(versions).as("claimed versions").isNotEmpty();
         LibraryReferences references = LibraryReferences.of(pluginClasses);
         List<String> problems = new ArrayList<>();
-        versions.forEach((version, jars) -> problems.addAll(references.problems(version, jars)));
+        versions.forEach((version, jars) -> {
+            List<Path> all = new ArrayList<>(jars);
+            shared.stream().filter(jar -> !all.contains(jar)).forEach(all::add);
+            problems.addAll(references.problems(version, all));
+        });
         assertThat(problems).as("references of the plugin's advice that the claimed versions lack").isEmpty();
     }
 

@@ -1,12 +1,12 @@
 package io.argus.fleet.druid;
 
+import io.argus.cli.CommandLineSpec;
 import io.argus.cluster.druid.DruidCluster;
 import io.argus.collector.storage.druid.DruidDatasources;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
  * Exit status 2 for bad flags, 1 when Druid cannot start.
  */
 public final class DruidMain {
+    static final String COMMAND = "DruidMain";
     static final String USAGE = """
             Usage: DruidMain --work DIR [options]
 
@@ -31,43 +32,33 @@ public final class DruidMain {
     private DruidMain() {
     }
 
+    /** What the command line asks for. */
+    record Options(Path work, String kafka, String datasourcePrefix, RetentionRules retention, int workerCapacity) {
+    }
+
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                fail("expected --option VALUE pairs, got '" + args[i] + "'");
-            }
-            opts.put(args[i], args[++i]);
-        }
-        for (String name : opts.keySet()) {
-            if (!List.of("--work", "--kafka", "--datasource-prefix", "--retention-spans", "--retention-metrics",
-                    "--retention-agents", "--worker-capacity").contains(name)) {
-                fail("unknown option '" + name + "'");
-            }
-        }
-        if (!opts.containsKey("--work")) {
-            fail("--work DIR is required");
-        }
-        RetentionRules defaults = RetentionRules.defaults();
-        RetentionRules retention = new RetentionRules(period(opts, "--retention-spans", defaults.spans()),
-                period(opts, "--retention-metrics", defaults.metrics()),
-                period(opts, "--retention-agents", defaults.agents()));
-        int capacity = DruidCluster.DEFAULT_WORKER_CAPACITY;
+        CommandLineSpec<IllegalArgumentException> commandLine = commandLine(opts);
+        Options options;
         try {
-            capacity = Integer.parseInt(opts.getOrDefault("--worker-capacity", Integer.toString(capacity)));
-        } catch (NumberFormatException e) {
-            fail("invalid value for --worker-capacity: " + opts.get("--worker-capacity"));
+            if (commandLine.answer(commandLine.parse(args), System.out)) {
+                return;
+            }
+            options = options(opts);
+        } catch (IllegalArgumentException e) {
+            System.exit(commandLine.reject(System.err, e.getMessage()));
+            return;
         }
-        DruidSpecs specs = new DruidSpecs(new DruidDatasources(opts.getOrDefault("--datasource-prefix", "argus-")));
+        DruidSpecs specs = new DruidSpecs(new DruidDatasources(options.datasourcePrefix()));
         DruidCluster druid;
         try {
-            druid = DruidCluster.start(DruidCluster.install(), Path.of(opts.get("--work")), capacity, System.out);
-            retention.apply(druid.api(), specs.datasources());
-            if (opts.containsKey("--kafka")) {
-                new DruidIngestion(druid.api(), specs).startSupervisors(opts.get("--kafka"));
+            druid = DruidCluster.start(DruidCluster.install(), options.work(), options.workerCapacity(), System.out);
+            options.retention().apply(druid.api(), specs.datasources());
+            if (options.kafka() != null) {
+                new DruidIngestion(druid.api(), specs).startSupervisors(options.kafka());
             }
         } catch (Exception e) {
-            System.err.println("druid: " + e.getMessage());
+            System.err.println(COMMAND + ": " + e.getMessage());
             System.exit(1);
             return;
         }
@@ -77,11 +68,47 @@ public final class DruidMain {
             stopped.countDown();
         }, "druid-shutdown"));
         System.out.println("Druid router (SQL, overlord and coordinator APIs): " + druid.routerUrl());
-        System.out.println("datasources: " + specs.all() + (opts.containsKey("--kafka")
-                ? ", Kafka supervisors reading " + opts.get("--kafka") : ", no supervisors (no --kafka)"));
+        System.out.println("datasources: " + specs.all() + (options.kafka() != null
+                ? ", Kafka supervisors reading " + options.kafka() : ", no supervisors (no --kafka)"));
         System.out.println("query collector: argus-collector --query druid --druid-url " + druid.routerUrl()
                 + " --druid-datasource-prefix " + specs.datasources().prefix());
         stopped.await();
+    }
+
+    /** The options of {@code args}; {@code --help} and {@code --completion} are the caller's to look for. */
+    static Options parse(String... args) {
+        Map<String, String> opts = new HashMap<>();
+        commandLine(opts).parse(args);
+        return options(opts);
+    }
+
+    static CommandLineSpec<IllegalArgumentException> commandLine(Map<String, String> opts) {
+        CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
+                IllegalArgumentException::new);
+        for (String[] option : new String[][] {{"--work", "DIR"}, {"--kafka", "HOST:PORT"},
+                {"--datasource-prefix", "P"}, {"--retention-spans", "PERIOD"}, {"--retention-metrics", "PERIOD"},
+                {"--retention-agents", "PERIOD"}, {"--worker-capacity", "N"}}) {
+            spec.option(option[0], option[1], value -> opts.put(option[0], value));
+        }
+        return spec;
+    }
+
+    private static Options options(Map<String, String> opts) {
+        if (!opts.containsKey("--work")) {
+            throw new IllegalArgumentException("--work DIR is required");
+        }
+        RetentionRules defaults = RetentionRules.defaults();
+        RetentionRules retention = new RetentionRules(period(opts, "--retention-spans", defaults.spans()),
+                period(opts, "--retention-metrics", defaults.metrics()),
+                period(opts, "--retention-agents", defaults.agents()));
+        int capacity = DruidCluster.DEFAULT_WORKER_CAPACITY;
+        try {
+            capacity = Integer.parseInt(opts.getOrDefault("--worker-capacity", Integer.toString(capacity)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("invalid value for --worker-capacity: " + opts.get("--worker-capacity"));
+        }
+        return new Options(Path.of(opts.get("--work")), opts.get("--kafka"),
+                opts.getOrDefault("--datasource-prefix", "argus-"), retention, capacity);
     }
 
     private static Duration period(Map<String, String> opts, String name, Duration fallback) {
@@ -92,18 +119,12 @@ public final class DruidMain {
         try {
             Duration d = Duration.parse(v);
             if (d.isNegative()) {
-                fail("invalid value for " + name + ": " + v + " is negative");
+                throw new IllegalArgumentException("invalid value for " + name + ": " + v + " is negative");
             }
             return d;
         } catch (DateTimeParseException e) {
-            fail("invalid value for " + name + ": '" + v + "' (an ISO-8601 period such as P7D or PT12H)");
-            return fallback;
+            throw new IllegalArgumentException("invalid value for " + name + ": '" + v
+                    + "' (an ISO-8601 period such as P7D or PT12H)");
         }
-    }
-
-    private static void fail(String message) {
-        System.err.println("druid: " + message);
-        System.err.print(USAGE);
-        System.exit(2);
     }
 }

@@ -1,5 +1,6 @@
 package io.argus.perf.load;
 
+import io.argus.cli.CommandLineSpec;
 import io.argus.perf.harness.ArgusHome;
 import io.argus.cluster.process.ProcessRegistry;
 import io.argus.cluster.druid.DruidInstall;
@@ -40,12 +41,14 @@ public final class PerfMain {
         try {
             o = PerfOptions.parse(args);
         } catch (PerfOptions.BadArguments e) {
-            err.println("argus-perf: " + e.getMessage());
-            err.println("run argus-perf --help for the options");
-            return BAD_ARGUMENTS;
+            return CommandLineSpec.reject(err, PerfOptions.COMMAND, e.getMessage());
         }
         if (o.help) {
-            out.println(PerfOptions.usage());
+            out.print(PerfOptions.help());
+            return OK;
+        }
+        if (o.completionScript != null) {
+            out.print(o.completionScript);
             return OK;
         }
         if (o.reportOnly != null) {

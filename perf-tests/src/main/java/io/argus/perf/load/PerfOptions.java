@@ -1,5 +1,6 @@
 package io.argus.perf.load;
 
+import io.argus.cli.CommandLineSpec;
 import io.argus.perf.load.run.Placement;
 import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.target.SampleTarget;
@@ -13,6 +14,7 @@ import java.util.List;
 /** The command line of {@code argus-perf}. Parsing never exits; it throws {@link BadArguments}. */
 public final class PerfOptions {
 
+    public static final String COMMAND = "argus-perf";
     public static final List<String> TARGETS = List.of("sample", "druid", "spring");
 
     public String target = "sample";
@@ -45,6 +47,8 @@ public final class PerfOptions {
     /** shared (nothing pinned) or separate (targets on one half of the CPUs, collector and load on the other). */
     public String placement = Placement.SHARED;
     public boolean help;
+    /** The bash completion script, when {@code --completion} asked for it; else null. */
+    public String completionScript;
     /** Re-render the reports of an earlier run from its results.json instead of measuring. */
     public Path reportOnly;
 
@@ -122,73 +126,12 @@ public final class PerfOptions {
                 o.preset(a.substring(2), druid);
             }
         }
-        boolean discardGiven = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String name = a;
-            String inline = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                name = a.substring(0, eq);
-                inline = a.substring(eq + 1);
-            }
-            switch (name) {
-                case "--quick", "--full" -> {
-                    // handled above
-                }
-                case "--help", "-h" -> o.help = true;
-                case "--target" -> {
-                    o.target = value(args, i, inline, name);
-                    if (!TARGETS.contains(o.target)) {
-                        throw new BadArguments("unknown target '" + o.target + "'; known: " + String.join(", ", TARGETS));
-                    }
-                }
-                case "--endpoint" -> {
-                    o.endpoint = value(args, i, inline, name);
-                }
-                case "--scenarios" -> o.scenarios = scenarios(value(args, i, inline, name));
-                case "--startup-runs" -> o.startupRuns = integer(value(args, i, inline, name), name, 0);
-                case "--rounds" -> o.rounds = integer(value(args, i, inline, name), name, 0);
-                case "--round-size" -> o.roundSize = integer(value(args, i, inline, name), name, 1);
-                case "--discard" -> {
-                    o.discardRounds = integer(value(args, i, inline, name), name, 0);
-                    discardGiven = true;
-                }
-                case "--load-passes" -> o.loadPasses = integer(value(args, i, inline, name), name, 1);
-                case "--druid-home" -> o.druidHome = Path.of(value(args, i, inline, name));
-                case "--druid-rows" -> o.druidRows = integer(value(args, i, inline, name), name, 1000);
-                case "--gatling-users" -> o.gatlingUsers = integer(value(args, i, inline, name), name, 1);
-                case "--gatling-seconds" -> o.gatlingSeconds = integer(value(args, i, inline, name), name, 0);
-                case "--observe-timeout" -> o.observeTimeoutSeconds = integer(value(args, i, inline, name), name, 1);
-                case "--moobench" -> {
-                    o.moobench = value(args, i, inline, name);
-                    if (!MOOBENCH.contains(o.moobench)) {
-                        throw new BadArguments("unknown --moobench '" + o.moobench + "'; known: "
-                                + String.join(", ", MOOBENCH));
-                    }
-                }
-                case "--argus-home" -> o.argusHome = Path.of(value(args, i, inline, name));
-                case "--peers" -> o.peersDir = Path.of(value(args, i, inline, name));
-                case "--out" -> o.out = Path.of(value(args, i, inline, name));
-                case "--java" -> o.java = Path.of(value(args, i, inline, name));
-                case "--jvm-opt" -> o.jvmOptions.add(value(args, i, inline, name));
-                case "--placement" -> {
-                    o.placement = value(args, i, inline, name);
-                    if (!Placement.NAMES.contains(o.placement)) {
-                        throw new BadArguments("unknown placement '" + o.placement + "'; known: "
-                                + String.join(", ", Placement.NAMES));
-                    }
-                }
-                case "--report-only" -> {
-                    o.reportOnly = Path.of(value(args, i, inline, name));
-                    if (!Files.isRegularFile(o.reportOnly.resolve("results.json"))) {
-                        throw new BadArguments("--report-only " + o.reportOnly + " has no results.json");
-                    }
-                }
-                default -> throw new BadArguments("unknown option '" + a + "'");
-            }
-            if (inline == null && takesValue(name)) {
-                i++;
+        boolean[] discardGiven = {false};
+        CommandLineSpec<BadArguments> commandLine = o.commandLine(discardGiven);
+        switch (commandLine.parse(args)) {
+            case HELP -> o.help = true;
+            case COMPLETION -> o.completionScript = commandLine.completionScript();
+            default -> {
             }
         }
         List<String> endpoints = switch (o.target) {
@@ -202,7 +145,7 @@ public final class PerfOptions {
             throw new BadArguments("unknown endpoint '" + o.endpoint + "' for target " + o.target + "; known: "
                     + String.join(", ", endpoints));
         }
-        if (o.mode.equals("full") && !discardGiven && !o.target.equals("druid")) {
+        if (o.mode.equals("full") && !discardGiven[0] && !o.target.equals("druid")) {
             o.discardRounds = o.rounds / 2;
         }
         if (o.rounds > 0 && o.discardRounds >= o.rounds) {
@@ -247,21 +190,71 @@ public final class PerfOptions {
         }
     }
 
-    private static boolean takesValue(String name) {
-        return !(name.equals("--quick") || name.equals("--full") || name.equals("--help") || name.equals("-h"));
+    /** The options, each applied as it comes; the presets are applied before, in {@link #parse}. */
+    CommandLineSpec<BadArguments> commandLine(boolean[] discardGiven) {
+        CommandLineSpec<BadArguments> spec = CommandLineSpec.of(COMMAND, usage(), BadArguments::new);
+        spec.flag("--quick", () -> {
+        }).flag("--full", () -> {
+        });
+        spec.option("--target", "NAME", v -> {
+            target = value("--target", v);
+            if (!TARGETS.contains(target)) {
+                throw new BadArguments("unknown target '" + target + "'; known: " + String.join(", ", TARGETS));
+            }
+        });
+        spec.option("--endpoint", "NAME", v -> endpoint = value("--endpoint", v));
+        spec.option("--scenarios", "A,B,...", v -> scenarios = scenarios(value("--scenarios", v)));
+        spec.option("--startup-runs", "N", v -> startupRuns = integer(v, "--startup-runs", 0));
+        spec.option("--rounds", "N", v -> rounds = integer(v, "--rounds", 0));
+        spec.option("--round-size", "N", v -> roundSize = integer(v, "--round-size", 1));
+        spec.option("--discard", "N", v -> {
+            discardRounds = integer(v, "--discard", 0);
+            discardGiven[0] = true;
+        });
+        spec.option("--load-passes", "N", v -> loadPasses = integer(v, "--load-passes", 1));
+        spec.option("--druid-home", "DIR", v -> druidHome = Path.of(value("--druid-home", v)));
+        spec.option("--druid-rows", "N", v -> druidRows = integer(v, "--druid-rows", 1000));
+        spec.option("--gatling-users", "N", v -> gatlingUsers = integer(v, "--gatling-users", 1));
+        spec.option("--gatling-seconds", "N", v -> gatlingSeconds = integer(v, "--gatling-seconds", 0));
+        spec.option("--observe-timeout", "S", v -> observeTimeoutSeconds = integer(v, "--observe-timeout", 1));
+        spec.option("--moobench", "short|none", v -> {
+            moobench = value("--moobench", v);
+            if (!MOOBENCH.contains(moobench)) {
+                throw new BadArguments("unknown --moobench '" + moobench + "'; known: " + String.join(", ", MOOBENCH));
+            }
+        });
+        spec.option("--argus-home", "DIR", v -> argusHome = Path.of(value("--argus-home", v)));
+        spec.option("--peers", "DIR", v -> peersDir = Path.of(value("--peers", v)));
+        spec.option("--out", "DIR", v -> out = Path.of(value("--out", v)));
+        spec.option("--java", "PATH", v -> java = Path.of(value("--java", v)));
+        spec.option("--jvm-opt", "OPTION", v -> jvmOptions.add(value("--jvm-opt", v)));
+        spec.option("--placement", "P", v -> {
+            placement = value("--placement", v);
+            if (!Placement.NAMES.contains(placement)) {
+                throw new BadArguments("unknown placement '" + placement + "'; known: "
+                        + String.join(", ", Placement.NAMES));
+            }
+        });
+        spec.option("--report-only", "DIR", v -> {
+            reportOnly = Path.of(value("--report-only", v));
+            if (!Files.isRegularFile(reportOnly.resolve("results.json"))) {
+                throw new BadArguments("--report-only " + reportOnly + " has no results.json");
+            }
+        });
+        return spec;
     }
 
-    private static String value(String[] args, int i, String inline, String name) throws BadArguments {
-        if (inline != null) {
-            if (inline.isEmpty()) {
-                throw new BadArguments(name + " needs a value");
-            }
-            return inline;
-        }
-        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+    /** The help text with the lines every command shares, for {@code --help}. */
+    public static String help() {
+        return CommandLineSpec.usageText(COMMAND, usage());
+    }
+
+    /** An option's value; an empty one ({@code --out=}) is a missing one. */
+    private static String value(String name, String value) throws BadArguments {
+        if (value.isEmpty()) {
             throw new BadArguments(name + " needs a value");
         }
-        return args[i + 1];
+        return value;
     }
 
     private static int integer(String text, String name, int min) throws BadArguments {

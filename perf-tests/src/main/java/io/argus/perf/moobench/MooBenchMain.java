@@ -1,5 +1,6 @@
 package io.argus.perf.moobench;
 
+import io.argus.cli.CommandLineSpec;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -61,12 +62,15 @@ public final class MooBenchMain {
         try {
             options = MooBenchOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("argus-moobench: " + e.getMessage());
-            System.exit(2);
+            System.exit(CommandLineSpec.reject(System.err, MooBenchOptions.COMMAND, e.getMessage()));
             return;
         }
         if (options.help) {
-            System.out.print(MooBenchOptions.USAGE);
+            System.out.print(MooBenchOptions.help());
+            return;
+        }
+        if (options.completionScript != null) {
+            System.out.print(options.completionScript);
             return;
         }
         int status;

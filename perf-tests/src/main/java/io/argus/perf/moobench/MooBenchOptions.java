@@ -1,5 +1,7 @@
 package io.argus.perf.moobench;
 
+import io.argus.cli.CommandLineSpec;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.List;
 /** The command line of {@link MooBenchMain}. Explicit options win over {@code --quick}'s defaults wherever they stand. */
 public final class MooBenchOptions {
 
+    static final String COMMAND = "argus-moobench";
     static final String USAGE = """
             Usage: argus-moobench [options]
 
@@ -78,63 +81,70 @@ public final class MooBenchOptions {
     public boolean spanCheck = true;
     public Path reportOnly;
     public boolean help;
+    /** The bash completion script, when {@code --completion} asked for it; else null. */
+    public String completionScript;
 
     public static MooBenchOptions parse(String... args) {
         MooBenchOptions o = new MooBenchOptions();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                value = arg.substring(eq + 1);
-                arg = arg.substring(0, eq);
-            }
-            switch (arg) {
-                case "--help", "-h" -> o.help = true;
-                case "--quick" -> o.quick = true;
-                case "--no-pin" -> o.pin = false;
-                case "--keep-raw" -> o.keepRaw = true;
-                case "--no-span-check" -> o.spanCheck = false;
-                default -> {
-                    if (value == null) {
-                        if (i + 1 >= args.length) {
-                            throw new IllegalArgumentException("option " + arg + " needs a value");
-                        }
-                        value = args[++i];
-                    }
-                    o.set(arg, value);
-                }
+        CommandLineSpec<IllegalArgumentException> commandLine = o.commandLine();
+        switch (commandLine.parse(args)) {
+            case HELP -> o.help = true;
+            case COMPLETION -> o.completionScript = commandLine.completionScript();
+            default -> {
             }
         }
         o.applyDefaults();
         return o;
     }
 
-    private void set(String option, String value) {
-        switch (option) {
-            case "--configs" -> configs = configList(value, option);
-            case "--calls" -> calls = positive(option, value, 2);
-            case "--depth" -> depth = positive(option, value, 1);
-            case "--method-time" -> methodTime = nonNegativeLong(option, value);
-            case "--runs" -> runs = positive(option, value, 1);
-            case "--depths" -> depths = value.trim().equalsIgnoreCase("none") ? new ArrayList<>() : intList(option, value);
-            case "--depth-configs" -> depthConfigs = configList(value, option);
-            case "--depth-runs" -> depthRuns = positive(option, value, 1);
-            case "--bins" -> bins = positive(option, value, 1);
-            case "--out" -> out = Path.of(value);
-            case "--argus-home" -> argusHome = Path.of(value);
-            case "--agent-dir" -> agentDir = Path.of(value);
-            case "--method-plugin" -> methodPlugin = Path.of(value);
-            case "--otel-agent" -> otelAgent = Path.of(value);
-            case "--collector-classpath" -> collectorClasspath = value;
-            case "--java" -> java = Path.of(value);
-            case "--jvm-opt" -> jvmOptions.add(value);
-            case "--bench-cpu" -> benchCpu = nonNegative(option, value);
-            case "--other-cpu" -> otherCpu = nonNegative(option, value);
-            case "--timeout" -> timeoutSeconds = positive(option, value, 1);
-            case "--report-only" -> reportOnly = Path.of(value);
-            default -> throw new IllegalArgumentException("unknown option " + option + " (see --help)");
-        }
+    /** The help text with the lines every command shares, for {@code --help}. */
+    static String help() {
+        return CommandLineSpec.usageText(COMMAND, USAGE);
+    }
+
+    CommandLineSpec<IllegalArgumentException> commandLine() {
+        CommandLineSpec<IllegalArgumentException> spec = CommandLineSpec.of(COMMAND, USAGE,
+                IllegalArgumentException::new);
+        spec.flag("--quick", () -> quick = true)
+                .flag("--no-pin", () -> pin = false)
+                .flag("--keep-raw", () -> keepRaw = true)
+                .flag("--no-span-check", () -> spanCheck = false);
+        option(spec, "--configs", "A,B,...", v -> configs = configList(v, "--configs"));
+        option(spec, "--calls", "N", v -> calls = positive("--calls", v, 2));
+        option(spec, "--depth", "N", v -> depth = positive("--depth", v, 1));
+        option(spec, "--method-time", "NS", v -> methodTime = nonNegativeLong("--method-time", v));
+        option(spec, "--runs", "N", v -> runs = positive("--runs", v, 1));
+        option(spec, "--depths", "A,B,...", v -> depths = v.trim().equalsIgnoreCase("none") ? new ArrayList<>()
+                : intList("--depths", v));
+        option(spec, "--depth-configs", "A,...", v -> depthConfigs = configList(v, "--depth-configs"));
+        option(spec, "--depth-runs", "N", v -> depthRuns = positive("--depth-runs", v, 1));
+        option(spec, "--bins", "N", v -> bins = positive("--bins", v, 1));
+        option(spec, "--out", "DIR", v -> out = Path.of(v));
+        option(spec, "--argus-home", "DIR", v -> argusHome = Path.of(v));
+        option(spec, "--agent-dir", "DIR", v -> agentDir = Path.of(v));
+        option(spec, "--method-plugin", "JAR", v -> methodPlugin = Path.of(v));
+        option(spec, "--otel-agent", "JAR", v -> otelAgent = Path.of(v));
+        option(spec, "--collector-classpath", "CP", v -> collectorClasspath = v);
+        option(spec, "--java", "PATH", v -> java = Path.of(v));
+        option(spec, "--jvm-opt", "OPT", v -> jvmOptions.add(v));
+        option(spec, "--bench-cpu", "N", v -> benchCpu = nonNegative("--bench-cpu", v));
+        option(spec, "--other-cpu", "N", v -> otherCpu = nonNegative("--other-cpu", v));
+        option(spec, "--timeout", "N", v -> timeoutSeconds = positive("--timeout", v, 1));
+        option(spec, "--report-only", "DIR", v -> reportOnly = Path.of(v));
+        return spec;
+    }
+
+    /** An option whose value is checked as a path or a number: a malformed path is a bad value too. */
+    private static void option(CommandLineSpec<IllegalArgumentException> spec, String name, String label,
+                               CommandLineSpec.ValueHandler<IllegalArgumentException> handler) {
+        spec.option(name, label, v -> {
+            try {
+                handler.accept(v);
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException("invalid value for " + name + ": '" + v + "' (" + e.getReason()
+                        + ")");
+            }
+        });
     }
 
     private void applyDefaults() {

@@ -106,6 +106,21 @@ class PerfOptionsTest {
     }
 
     @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new PerfOptions().commandLine(new boolean[1]).optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = PerfMain.run(new String[]{"--quick", "--round=3"}, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+                "argus-perf: unknown option '--round'", "Try 'argus-perf --help' for the options.");
+    }
+
+    @Test
     void missingAgentIsReportedBeforeAnythingStarts() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         java.nio.file.Path empty = java.nio.file.Files.createTempDirectory("argus-home");

@@ -1,5 +1,6 @@
 package io.argus.perf.moobench;
 
+import io.argus.cli.MainProcess;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -115,5 +116,23 @@ class MooBenchOptionsTest {
         MooBenchMain.readFacts(MooBenchMain.facts(List.of("MOOBENCH steady_wall_ns=500000000")), t);
         assertThat(t.spansSentPerSecond).isNull();
         assertThat(t.dropShare).isNull();
+    }
+
+    @Test
+    void unknownFlagExitsWithTwoAndOneErrorNamingIt() throws Exception {
+        assertThat(MainProcess.run(MooBenchMain.class, "--quick", "--frobnicate", "1"))
+                .isEqualTo(MainProcess.usageError("argus-moobench", "unknown option '--frobnicate'"));
+    }
+
+    @Test
+    void theUsageNamesEveryOption() {
+        assertThat(new MooBenchOptions().commandLine().optionsMissingFromUsage()).isEmpty();
+    }
+
+    @Test
+    void helpAndCompletionAreAnswered() {
+        assertThat(MooBenchOptions.parse("--help").help).isTrue();
+        assertThat(MooBenchOptions.parse("--completion").completionScript).contains("--depth-configs");
+        assertThat(MooBenchOptions.help()).contains("--no-span-check", "argus-moobench --completion");
     }
 }

@@ -109,12 +109,7 @@ final class DruidRows {
                     r.path("status").asInt(), count, r.path("errors").asLong(), ms(avg), ms(min), ms(max),
                     ms(percentile(0.95, r, min, max)), ms(percentile(0.99, r, min, max))));
         }
-        out.sort(Comparator.comparingLong(CallMetricSummary::count).reversed()
-                .thenComparing(CallMetricSummary::service)
-                .thenComparing(CallMetricSummary::kind)
-                .thenComparing(CallMetricSummary::method)
-                .thenComparing(CallMetricSummary::target)
-                .thenComparingInt(CallMetricSummary::status));
+        out.sort(CallMetricSummary.BUSIEST_FIRST);
         return out;
     }
 

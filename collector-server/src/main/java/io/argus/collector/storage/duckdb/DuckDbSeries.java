@@ -1,6 +1,8 @@
 package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.storage.JvmInstanceMetrics;
 import io.argus.collector.storage.JvmInstanceSeries;
+import io.argus.collector.storage.JvmMetrics;
 import io.argus.collector.storage.JvmPoint;
 import io.argus.collector.storage.JvmSeries;
 import io.argus.collector.storage.MergedHistogram;
@@ -16,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Time series over the metric tables: RED from call metric cells, JVM gauges per instance. */
+/** Time series over the metric tables: RED from call metric cells, JVM gauges per instance, the latest gauges. */
 final class DuckDbSeries {
     private final Sql sql;
 
@@ -108,6 +110,26 @@ final class DuckDbSeries {
         List<JvmInstanceSeries> instances = new ArrayList<>();
         byInstance.forEach((instance, series) -> instances.add(new JvmInstanceSeries(instance, series)));
         return new JvmSeries(service, step, instances);
+    }
+
+    /** The newest {@code points} samples of each JVM gauge of each instance of a service, oldest first. */
+    JvmMetrics latestJvm(String service, int points) {
+        Map<String, Map<String, List<JvmPoint>>> byInstance = sql.query("""
+                SELECT instance, name, ts_ms, value FROM (
+                  SELECT instance, name, ts_ms, value,
+                         row_number() OVER (PARTITION BY instance, name ORDER BY ts_ms DESC) AS rn
+                  FROM jvm_gauges WHERE service = ?)
+                WHERE rn <= ? ORDER BY instance, name, ts_ms""", ps -> {
+            ps.setString(1, service);
+            ps.setInt(2, points);
+        }, DuckDbSeries::gaugesByInstance);
+        List<JvmInstanceMetrics> instances = new ArrayList<>();
+        byInstance.forEach((instance, series) -> {
+            Map<String, Double> latest = new LinkedHashMap<>();
+            series.forEach((name, list) -> latest.put(name, list.get(list.size() - 1).value()));
+            instances.add(new JvmInstanceMetrics(instance, latest, series));
+        });
+        return new JvmMetrics(service, instances);
     }
 
     /** Rows of (instance, name, ts_ms, value), ordered by instance, name and time, as instance -> gauge -> points. */

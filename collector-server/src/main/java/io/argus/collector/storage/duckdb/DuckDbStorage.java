@@ -1,23 +1,16 @@
 package io.argus.collector.storage.duckdb;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.JvmSeries;
-import io.argus.collector.storage.MergedHistogram;
 import io.argus.collector.storage.RedQuery;
 import io.argus.collector.storage.RedSeries;
 import io.argus.collector.storage.ServiceMap;
 import io.argus.collector.storage.TimeRange;
 import io.argus.collector.storage.TraceSearch;
 import io.argus.collector.storage.TraceSearchHit;
-import io.argus.collector.storage.Ids;
-import io.argus.collector.storage.JvmInstanceMetrics;
 import io.argus.collector.storage.JvmMetrics;
-import io.argus.collector.storage.JvmPoint;
 import io.argus.collector.storage.Source;
-import io.argus.collector.storage.SpanRecord;
 import io.argus.collector.storage.Storage;
 import io.argus.collector.storage.TraceDetail;
 import io.argus.collector.storage.TraceQuery;
@@ -42,10 +35,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -69,8 +59,6 @@ public final class DuckDbStorage implements Storage {
     public static final String DB_FILE = "argus.duckdb";
     /** Held while a collector uses the directory, so that two collectors never write one store. */
     public static final String LOCK_FILE = "argus.lock";
-    private static final TypeReference<LinkedHashMap<String, String>> TAGS_TYPE = new TypeReference<>() {
-    };
 
     private final Path file;
     private final FileLock dirLock;
@@ -80,9 +68,10 @@ public final class DuckDbStorage implements Storage {
     private final DuckDbWriter writer;
     private final Thread writerThread;
     private final ConcurrentLinkedDeque<Connection> idleConnections = new ConcurrentLinkedDeque<>();
-    private final ObjectMapper json = new ObjectMapper();
     private final DuckDbSeries series = new DuckDbSeries(this::query);
     private final DuckDbTraceQueries traceQueries = new DuckDbTraceQueries(this::query);
+    private final DuckDbTraces traces = new DuckDbTraces(this::query);
+    private final DuckDbCallMetrics callMetrics = new DuckDbCallMetrics(this::query);
     private volatile boolean closed;
 
     private DuckDbStorage(Path file, FileLock dirLock, DuckDBConnection root, int queueRows, MeterRegistry registry)
@@ -242,133 +231,14 @@ public final class DuckDbStorage implements Storage {
 
     // ---------------------------------------------------------------- reads
 
-    /**
-     * Recent traces. A full aggregation over every span would cost a scan of the whole table, so the query
-     * first finds the start time {@code t} of the {@code limit}-th newest matching root span: every trace in the
-     * answer has its root (or, without a root, all its spans) at or after {@code t}. Only traces with a span
-     * from {@code t} on are then aggregated, over all of their spans. With fewer matching roots than
-     * {@code limit} (or if trace ids repeat among the roots) it falls back to aggregating everything.
-     */
     @Override
     public List<TraceSummary> traces(TraceQuery q) {
-        StringBuilder rootFilter = new StringBuilder(" WHERE parent_span_id IS NULL AND duration_nanos >= ?");
-        if (q.service() != null) {
-            rootFilter.append(" AND service = ?");
-        }
-        Long since = query("SELECT count(*), min(start_epoch_nanos) FROM (SELECT start_epoch_nanos FROM spans"
-                + rootFilter + " ORDER BY start_epoch_nanos DESC LIMIT ?)", ps -> {
-            int i = 1;
-            ps.setLong(i++, q.minDurationNanos());
-            if (q.service() != null) {
-                ps.setString(i++, q.service());
-            }
-            ps.setInt(i, q.limit());
-        }, rs -> rs.next() && rs.getLong(1) >= q.limit() ? rs.getLong(2) : null);
-        if (since != null) {
-            List<TraceSummary> recent = traces(q, since);
-            if (recent.size() == q.limit()) {
-                return recent;
-            }
-        }
-        return traces(q, null);
+        return traces.recent(q);
     }
 
-    private List<TraceSummary> traces(TraceQuery q, Long since) {
-        StringBuilder sql = new StringBuilder("WITH ");
-        if (since != null) {
-            sql.append("""
-                    candidates AS (
-                      SELECT DISTINCT trace_id_high, trace_id_low FROM spans WHERE start_epoch_nanos >= ?),
-                    """);
-        }
-        // a span stored twice (an agent sent again what a lost collector had not acknowledged) counts once
-        sql.append("""
-                t AS (
-                  SELECT trace_id_high AS hi, trace_id_low AS lo, count(DISTINCT span_id) AS span_count,
-                         arg_min({'name': name, 'service': service, 'start': start_epoch_nanos,
-                                  'dur': duration_nanos},
-                                 (parent_span_id IS NOT NULL, start_epoch_nanos)) AS root
-                  FROM spans""");
-        if (since != null) {
-            sql.append(" SEMI JOIN candidates USING (trace_id_high, trace_id_low)");
-        }
-        sql.append("""
-                 GROUP BY trace_id_high, trace_id_low)
-                SELECT hi, lo, span_count, root.name, root.service, root.start, root.dur FROM t
-                WHERE root.dur >= ?""");
-        if (q.service() != null) {
-            sql.append(" AND root.service = ?");
-        }
-        sql.append(" ORDER BY root.start DESC, hi, lo LIMIT ?");
-        return query(sql.toString(), ps -> {
-            int i = 1;
-            if (since != null) {
-                ps.setLong(i++, since);
-            }
-            ps.setLong(i++, q.minDurationNanos());
-            if (q.service() != null) {
-                ps.setString(i++, q.service());
-            }
-            ps.setInt(i, q.limit());
-        }, rs -> {
-            List<TraceSummary> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(new TraceSummary(
-                        Ids.traceIdHex(rs.getLong(1), rs.getLong(2)),
-                        rs.getString(4),
-                        rs.getString(5),
-                        Math.floorDiv(rs.getLong(6), 1_000_000L),
-                        rs.getLong(7) / 1e6,
-                        rs.getLong(3)));
-            }
-            return out;
-        });
-    }
-
-    /** Each span once, also one stored twice (sent again after a lost acknowledgement). */
     @Override
     public Optional<TraceDetail> trace(long high, long low) {
-        List<SpanRecord> spans = query(TRACE, ps -> {
-            ps.setLong(1, high);
-            ps.setLong(2, low);
-        }, rs -> {
-            List<SpanRecord> out = new ArrayList<>();
-            while (rs.next()) {
-                long parent = rs.getLong(2);
-                boolean root = rs.wasNull();
-                out.add(new SpanRecord(
-                        Ids.spanIdHex(rs.getLong(1)),
-                        root ? null : Ids.spanIdHex(parent),
-                        rs.getString(3),
-                        rs.getString(4),
-                        rs.getString(5),
-                        rs.getString(6),
-                        rs.getLong(7),
-                        rs.getLong(8),
-                        rs.getString(9),
-                        tags(rs.getString(10))));
-            }
-            return out;
-        });
-        return spans.isEmpty() ? Optional.empty() : Optional.of(new TraceDetail(Ids.traceIdHex(high, low), spans));
-    }
-
-    static final String TRACE = """
-            SELECT span_id, parent_span_id, service, instance, kind, name, start_epoch_nanos,
-                   duration_nanos, status, tags
-            FROM (SELECT DISTINCT ON (span_id) * FROM spans WHERE trace_id_high = ? AND trace_id_low = ?)
-            ORDER BY start_epoch_nanos, span_id""";
-
-    private Map<String, String> tags(String text) {
-        if (text == null || text.isEmpty()) {
-            return Collections.emptyMap();
-        }
-        try {
-            return json.readValue(text, TAGS_TYPE);
-        } catch (IOException e) {
-            LOG.log(Level.FINE, "unreadable tags " + text, e);
-            return Collections.emptyMap();
-        }
+        return traces.trace(high, low);
     }
 
     @Override
@@ -393,107 +263,12 @@ public final class DuckDbStorage implements Storage {
 
     @Override
     public List<CallMetricSummary> callMetrics(String service, String kind, TimeRange range) {
-        StringBuilder where = new StringBuilder(" WHERE true");
-        SqlParams params = new SqlParams();
-        if (service != null) {
-            where.append(" AND service = ").append(params.add(service));
-        }
-        if (kind != null) {
-            where.append(" AND kind = ").append(params.add(kind));
-        }
-        if (range != null) {
-            where.append(" AND ts_ms >= ").append(params.add(range.fromMs()))
-                    .append(" AND ts_ms < ").append(params.add(range.toMs()));
-        }
-        record Key(String service, String kind, String method, String target, int status) {
-        }
-        record Totals(long count, long errors, long sum, long min, long max) {
-        }
-        Map<Key, Totals> totals = query(
-                "SELECT service, kind, method, target, status, sum(count), sum(errors), sum(sum_nanos),"
-                        + " min(min_nanos), max(max_nanos) FROM http_metrics" + where
-                        + " GROUP BY ALL",
-                params, rs -> {
-                    Map<Key, Totals> out = new LinkedHashMap<>();
-                    while (rs.next()) {
-                        out.put(new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                        rs.getInt(5)),
-                                new Totals(rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
-                                        rs.getLong(10)));
-                    }
-                    return out;
-                });
-        // merged histogram per key; a NULL bound is the overflow bucket
-        Map<Key, MergedHistogram> buckets = query(
-                "SELECT service, kind, method, target, status, bound, sum(coalesce(cnt, 0)) FROM (SELECT service,"
-                        + " kind, method, target, status, unnest(bucket_bounds) AS bound,"
-                        + " unnest(bucket_counts) AS cnt FROM http_metrics" + where + ") GROUP BY ALL",
-                params, rs -> {
-                    Map<Key, MergedHistogram> out = new LinkedHashMap<>();
-                    while (rs.next()) {
-                        Key key = new Key(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getInt(5));
-                        long bound = rs.getLong(6);
-                        Long b = rs.wasNull() ? null : bound;
-                        out.computeIfAbsent(key, k -> new MergedHistogram()).add(b, rs.getLong(7));
-                    }
-                    return out;
-                });
-        List<CallMetricSummary> out = new ArrayList<>(totals.size());
-        totals.forEach((key, t) -> {
-            MergedHistogram merged = buckets.getOrDefault(key, new MergedHistogram());
-            double min = t.count() > 0 ? t.min() : 0;
-            double max = t.count() > 0 ? t.max() : 0;
-            out.add(new CallMetricSummary(key.service(), key.kind(), key.method(), key.target(), key.status(),
-                    t.count(), t.errors(),
-                    ms(t.count() > 0 ? (double) t.sum() / t.count() : 0), ms(min), ms(max),
-                    ms(merged.percentile(0.95, min, max)), ms(merged.percentile(0.99, min, max))));
-        });
-        out.sort((a, b) -> {
-            int c = Long.compare(b.count(), a.count());
-            if (c == 0) {
-                c = a.service().compareTo(b.service());
-            }
-            if (c == 0) {
-                c = a.kind().compareTo(b.kind());
-            }
-            if (c == 0) {
-                c = a.method().compareTo(b.method());
-            }
-            if (c == 0) {
-                c = a.target().compareTo(b.target());
-            }
-            if (c == 0) {
-                c = Integer.compare(a.status(), b.status());
-            }
-            return c;
-        });
-        return out;
-    }
-
-    /** Nanoseconds to milliseconds, rounded to the microsecond. */
-    private static double ms(double nanos) {
-        return Math.round(nanos / 1_000.0) / 1_000.0;
+        return callMetrics.summaries(service, kind, range);
     }
 
     @Override
     public JvmMetrics jvmMetrics(String service, int points) {
-        Map<String, Map<String, List<JvmPoint>>> byInstance = query("""
-                SELECT instance, name, ts_ms, value FROM (
-                  SELECT instance, name, ts_ms, value,
-                         row_number() OVER (PARTITION BY instance, name ORDER BY ts_ms DESC) AS rn
-                  FROM jvm_gauges WHERE service = ?)
-                WHERE rn <= ? ORDER BY instance, name, ts_ms""", ps -> {
-            ps.setString(1, service);
-            ps.setInt(2, points);
-        }, DuckDbSeries::gaugesByInstance);
-        List<JvmInstanceMetrics> instances = new ArrayList<>();
-        byInstance.forEach((instance, series) -> {
-            Map<String, Double> latest = new LinkedHashMap<>();
-            series.forEach((name, list) -> latest.put(name, list.get(list.size() - 1).value()));
-            instances.add(new JvmInstanceMetrics(instance, latest, series));
-        });
-        return new JvmMetrics(service, instances);
+        return series.latestJvm(service, points);
     }
 
     @Override
