@@ -36,13 +36,9 @@ public final class FleetMain {
     private static final Map<String, String> OPTIONS = options("--work", "DIR", "--argus-home", "DIR", "--http-port",
             "N", "--rate", "N", "--prefix", "P", "--agent", "JAR", "--collector-class-path", "CP",
             "--service-class-path", "CP", "--alert-rules", "FILE");
-    /**
-     * The sample service's own jar, its command line, Jetty 12 and SLF4J: not the suite's whole class path (Netty,
-     * Gatling...).
-     */
+    /** The sample service's own jar, Jetty 12 and SLF4J: not the suite's whole class path (Netty, Gatling...). */
     private static final List<String> SERVICE_JARS = List.of("argus-perf-tests-", "jetty-server-", "jetty-http-",
-            "jetty-io-", "jetty-util-", "slf4j-api-",
-            "argus-command-line-", "picocli-");
+            "jetty-io-", "jetty-util-", "slf4j-api-");
 
     /** Held: the Kafka clients' INFO lines (configuration dumps, retries while the broker starts) drown the printout. */
     private static final java.util.logging.Logger KAFKA_CLIENT_LOG = java.util.logging.Logger.getLogger("org.apache.kafka");

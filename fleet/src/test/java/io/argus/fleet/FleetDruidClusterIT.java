@@ -259,11 +259,10 @@ class FleetDruidClusterIT {
         return m.group(1);
     }
 
-    /** The sample service's jar (perf-tests), its command line, Jetty 12 and SLF4J, as the distribution's perf/lib holds them. */
+    /** The sample service's jar (perf-tests), Jetty 12 and SLF4J, as the distribution's perf/lib holds them. */
     static String serviceClassPath() throws URISyntaxException {
         Set<String> entries = new LinkedHashSet<>();
         for (Class<?> c : new Class<?>[] {io.argus.perf.sample.SampleService.class,
-                io.argus.cli.CommandLineSpec.class, picocli.CommandLine.class,
                 org.eclipse.jetty.server.Server.class, org.eclipse.jetty.http.HttpField.class,
                 org.eclipse.jetty.io.EndPoint.class, org.eclipse.jetty.util.Callback.class,
                 org.slf4j.Logger.class}) {

@@ -1,6 +1,5 @@
 package io.argus.perf.sample;
 
-import io.argus.cli.CommandLineSpec;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -19,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The sample target: one JVM per service on Jetty 12. Run twice, {@code --name back} and
@@ -47,69 +47,50 @@ public final class SampleService {
                 .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     }
 
-    static final String COMMAND = "SampleService";
-    static final String USAGE = """
-            Usage: SampleService [options]
-
-              --name N                   the service's name and path prefix (default front)
-              --port P                   port on 127.0.0.1 (default 8080, 0 = any free port)
-              --downstream URL           http://host:port of the service /<name>/call calls (default: none)
-              --downstream-name NAME     that service's name (default back)
-              --threads N                Jetty's most threads (default 32)
-            """;
-
-    /** The command line's values. */
-    static final class Options {
-        String name = "front";
-        int port = 8080;
-        String downstream;
-        String downstreamName = "back";
-        int threads = 32;
-
-        CommandLineSpec<IllegalArgumentException> commandLine() {
-            return CommandLineSpec.of(COMMAND, USAGE, IllegalArgumentException::new)
-                    .option("--name", "N", v -> name = v)
-                    .option("--port", "P", v -> port = number("--port", v, 0, 65535))
-                    .option("--downstream", "URL", v -> downstream = v)
-                    .option("--downstream-name", "NAME", v -> downstreamName = v)
-                    .option("--threads", "N", v -> threads = number("--threads", v, 4, 10_000));
-        }
-
-        private static int number(String name, String value, int min, int max) {
-            int n;
-            try {
-                n = Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("invalid value for " + name + ": '" + value + "' is not a number");
-            }
-            if (n < min || n > max) {
-                throw new IllegalArgumentException("invalid value for " + name + ": " + n + " is outside " + min
-                        + ".." + max);
-            }
-            return n;
-        }
+    private static void exitBadArguments(String message) {
+        System.err.println("sample-service: " + message);
+        System.exit(2);
     }
 
     public static void main(String[] args) throws Exception {
-        Options o = new Options();
-        CommandLineSpec<IllegalArgumentException> commandLine = o.commandLine();
-        try {
-            if (commandLine.answer(commandLine.parse(args), System.out)) {
-                return;
+        String name = "front";
+        int port = 8080;
+        String downstream = null;
+        String downstreamName = "back";
+        int threads = 32;
+        // a hand loop, not the other commands' picocli: this is the application the overhead suite times from
+        // spawn, and a command-line library would add its own start-up to every scenario's figure
+        String usage = "usage: --name N --port P [--downstream http://host:port] [--downstream-name back] [--threads 32]";
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (!List.of("--name", "--port", "--downstream", "--downstream-name", "--threads").contains(flag)) {
+                exitBadArguments("unknown option '" + flag + "'; " + usage);
             }
-        } catch (IllegalArgumentException e) {
-            System.exit(commandLine.reject(System.err, e.getMessage()));
-            return;
+            if (i + 1 >= args.length) {
+                exitBadArguments(flag + " needs a value; " + usage);
+            }
+            String value = args[++i];
+            try {
+                switch (flag) {
+                    case "--name" -> name = value;
+                    case "--port" -> port = Integer.parseInt(value);
+                    case "--downstream" -> downstream = value;
+                    case "--downstream-name" -> downstreamName = value;
+                    default -> threads = Integer.parseInt(value);
+                }
+            } catch (NumberFormatException e) {
+                exitBadArguments(flag + " must be a whole number, got '" + value + "'");
+            }
         }
-        Server server = new Server(new QueuedThreadPool(o.threads, 4));
+        Server server = new Server(new QueuedThreadPool(threads, 4));
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
-        connector.setPort(o.port);
+        connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new SampleService(o.name, o.downstream, o.downstreamName).handler());
+        server.setHandler(new SampleService(name, downstream, downstreamName).handler());
         server.start();
         long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-        System.out.println("SampleService " + o.name + " Started @" + uptime + "ms port=" + connector.getLocalPort());
+        System.out.println("SampleService " + name + " Started @" + uptime + "ms port=" + connector.getLocalPort());
         server.join();
     }
 

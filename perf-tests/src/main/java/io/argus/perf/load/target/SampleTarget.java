@@ -97,11 +97,10 @@ public final class SampleTarget implements Target {
         }
     }
 
-    /** The jars (or class folders) holding the sample service, its command line, Jetty 12 and SLF4J. */
+    /** The jars (or class folders) holding the sample service, Jetty 12 and SLF4J. */
     static String classPath() {
         Set<String> entries = new LinkedHashSet<>();
-        for (Class<?> c : new Class<?>[]{SampleService.class, io.argus.cli.CommandLineSpec.class,
-                picocli.CommandLine.class, org.eclipse.jetty.server.Server.class,
+        for (Class<?> c : new Class<?>[]{SampleService.class, org.eclipse.jetty.server.Server.class,
                 org.eclipse.jetty.http.HttpField.class, org.eclipse.jetty.io.EndPoint.class,
                 org.eclipse.jetty.util.Callback.class, org.slf4j.Logger.class}) {
             entries.add(location(c));
