@@ -28,7 +28,7 @@ wait_for() { # url, what
 }
 
 echo "== starting the collector (data in $WORK/data) =="
-"$HOME_DIR/collector/bin/argus-collector" --ingest-port $INGEST --http-port $HTTP --otlp-http-port 0 --data-dir "$WORK/data" \
+"$HOME_DIR/collector/bin/argus-collector" --ingest-port $INGEST --http-port $HTTP --otlp-http-port 0 --otlp-grpc-port 0 --data-dir "$WORK/data" \
   > "$WORK/collector.log" 2>&1 &
 PIDS+=($!)
 wait_for "http://127.0.0.1:$HTTP/api/services" "the collector"

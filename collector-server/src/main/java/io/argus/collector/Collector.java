@@ -1,26 +1,31 @@
 package io.argus.collector;
 
+import io.argus.collector.alerting.Alerting;
+import io.argus.collector.alerting.rules.RuleFileException;
 import io.argus.collector.http.HttpApiServer;
 import io.argus.collector.ingest.AgentRegistry;
 import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.ingest.IngestMetrics;
 import io.argus.collector.ingest.IngestServer;
 import io.argus.collector.otlp.OtlpHttpServer;
+import io.argus.collector.otlp.OtlpGrpcServer;
 import io.argus.collector.security.ServerTls;
-import io.argus.collector.kafka.KafkaSink;
+import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.QueryStore;
 import io.argus.collector.storage.Retention;
 import io.argus.collector.storage.Storage;
-import io.argus.collector.storage.druid.DruidStorage;
-import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.argus.collector.kafka.KafkaSink;
+import io.argus.collector.storage.druid.DruidStorage;
+import io.argus.collector.storage.duckdb.DuckDbStorage;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -34,10 +39,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A running collector: agent ingest over TCP, embedded storage, the HTTP query API and web UI. With
- * {@link CollectorConfig#kafka()} it is an ingest-only node instead: what it accepts goes to Kafka, nothing is
- * stored, and the API's data endpoints answer 503. With {@link CollectorConfig#druidQuery()} it is a query node:
- * the API and UI answer from Druid SQL, and it opens no ingest or OTLP port.
+ * A running collector: the shared runtime (event loops, meters, the agent registry, housekeeping) of one
+ * {@link CollectorRole}, which opens the listeners: by default the embedded collector (agent and OTLP ingest into
+ * DuckDB, the HTTP query API and web UI); with {@link CollectorConfig#kafka()} an ingest-only node (what it accepts
+ * goes to Kafka, nothing is stored, the API's data endpoints answer 503); with {@link CollectorConfig#druidQuery()}
+ * a query node (the API and UI answer from Druid SQL, no ingest or OTLP port).
  *
  * <pre>{@code
  * try (Collector c = Collector.start(CollectorConfig.builder().ingestPort(0).httpPort(0).dataDir(dir).build())) {
@@ -46,18 +52,14 @@ import java.util.logging.Logger;
  * }
  * }</pre>
  */
-public final class Collector implements AutoCloseable {
+public final class Collector implements AutoCloseable, CollectorWiring {
     private static final Logger LOG = Logger.getLogger(Collector.class.getName());
 
     private final CollectorConfig config;
     private final PrometheusMeterRegistry meters;
     private final JvmGcMetrics gcMetrics;
-    /** Where ingest hands data: the embedded storage, or Kafka; {@code null} on a query node. */
-    private final IngestSink sink;
-    /** What the API reads: the embedded storage, or Druid; {@code null} on an ingest-only node. */
-    private final QueryStore queries;
-    /** The embedded storage (also {@link #sink} and {@link #queries}); {@code null} on an ingest-only node. */
-    private final Storage storage;
+    /** Embedded, ingest-only or query: the stores, and which listeners they take. */
+    private final CollectorRole role;
     private final AgentRegistry registry;
     private final IngestMetrics ingestMetrics;
     private final EventLoopGroup boss;
@@ -67,25 +69,16 @@ public final class Collector implements AutoCloseable {
     private IngestServer ingest;
     private HttpApiServer http;
     private OtlpHttpServer otlp;
+    private OtlpGrpcServer otlpGrpc;
+    /** Rules, evaluation and notifications; {@code null} without {@link CollectorConfig#alertRules()}. */
+    private Alerting alerting;
     private volatile boolean closed;
 
     private Collector(CollectorConfig config) {
         this.config = config;
         this.meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try {
-            if (config.kafka() != null) {
-                this.storage = null;
-                this.sink = KafkaSink.start(config.kafka(), meters);
-                this.queries = null;
-            } else if (config.druidQuery() != null) {
-                this.storage = null;
-                this.sink = null;
-                this.queries = DruidStorage.open(config.druidQuery());
-            } else {
-                this.storage = DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters);
-                this.sink = storage;
-                this.queries = storage;
-            }
+            this.role = openRole(config, meters);
         } catch (RuntimeException e) {
             meters.close();
             throw e;
@@ -115,6 +108,17 @@ public final class Collector implements AutoCloseable {
         });
     }
 
+    /** The role {@code config} names, with its stores opened. */
+    private static CollectorRole openRole(CollectorConfig config, MeterRegistry meters) {
+        if (config.kafka() != null) {
+            return new IngestOnlyRole(KafkaSink.start(config.kafka(), meters));
+        }
+        if (config.druidQuery() != null) {
+            return new QueryOnlyRole(DruidStorage.open(config.druidQuery()));
+        }
+        return new EmbeddedRole(DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), meters));
+    }
+
     /**
      * Starts a collector and returns once both servers listen.
      *
@@ -130,33 +134,7 @@ public final class Collector implements AutoCloseable {
         }
         try {
             ServerTls tls = config.tls() == null ? null : ServerTls.create(config.tls(), c.meters);
-            if (c.queries instanceof DruidStorage druid) {
-                // a query node: the API only, agents and services from the stored session events
-                c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, druid, null, druid,
-                        c.meters, tls, config.httpCredentials(), config.httpLimits());
-                LOG.info("Argus query collector started: http " + c.httpUrl() + ", Druid " + config.druidQuery().url()
-                        + " (no ingest)");
-                warnAboutExposure(config);
-                return c;
-            }
-            if (c.storage != null) {
-                c.registry.restore(c.storage.loadAgents());
-            }
-            ClockWindow window = c.clockWindow();
-            c.ingest = IngestServer.start(config.bind(), config.ingestPort(), c.boss, c.workers,
-                    config.maxFrameBytes(), config.token(), config.maxBatchSpans(), config.idleTimeout(),
-                    config.ingestLimits(), window, c.sink, c.registry, c.ingestMetrics, c.meters, tls);
-            c.http = HttpApiServer.start(config.bind(), config.httpPort(), c.boss, c.workers, c.queries, c.sink,
-                    c.registry, c.meters, tls, config.httpCredentials(), config.httpLimits());
-            if (config.otlpHttpPort() != 0) {
-                c.otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), c.boss, c.workers,
-                        config.maxOtlpBodyBytes(), c.sink, c.registry, c.meters, tls, config.httpCredentials(),
-                        config.httpLimits(), window);
-            }
-            if (c.storage != null) {
-                c.housekeeping.scheduleWithFixedDelay(c::saveAgents, 1, 1, TimeUnit.SECONDS);
-                c.scheduleRetention(Clock.systemUTC());
-            }
+            c.role.start(c, tls);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             c.close();
@@ -166,13 +144,62 @@ public final class Collector implements AutoCloseable {
             throw new IllegalStateException("cannot start the collector: " + e, e);
         }
         String scheme = config.tls() == null ? "http://" : "https://";
-        LOG.info("Argus collector started: ingest " + hostPort(config.bind(), c.ingestPort())
-                + (config.tls() == null ? "" : " (TLS)") + ", http " + c.httpUrl() + ", "
+        LOG.info("Argus collector started: "
+                + (c.ingest == null ? "" : "ingest " + hostPort(config.bind(), c.ingestPort())
+                + (config.tls() == null ? "" : " (TLS)") + ", ")
+                + "http " + c.httpUrl() + ", "
                 + (c.otlp == null ? "" : "otlp " + scheme + hostPort(config.bind(), c.otlpHttpPort()) + "/v1/, ")
-                + (config.kafka() == null ? "data " + config.dataDir()
-                : "ingest-only, publishing to Kafka at " + config.kafka().bootstrap()));
+                + (c.otlpGrpc == null ? "" : "otlp/grpc " + hostPort(config.bind(), c.otlpGrpcPort()) + ", ")
+                + (c.alerting == null ? "" : "alert rules " + config.alertRules() + ", ")
+                + c.role.describe(config));
         warnAboutExposure(config);
         return c;
+    }
+
+    // ---------------------------------------------------------------- what the roles open
+
+    @Override
+    public AgentRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void openIngest(IngestSink sink, ClockWindow window, ServerTls tls) throws InterruptedException {
+        ingest = IngestServer.start(config.bind(), config.ingestPort(), boss, workers, config.maxFrameBytes(),
+                config.token(), config.maxBatchSpans(), config.idleTimeout(), config.ingestLimits(), window, sink,
+                registry, ingestMetrics, meters, tls);
+    }
+
+    @Override
+    public void openHttp(QueryStore queries, IngestSink sink, AgentDirectory agents, ServerTls tls) throws InterruptedException {
+        http = HttpApiServer.start(config.bind(), config.httpPort(), boss, workers, queries, sink, agents, alerting,
+                meters, tls, config.httpCredentials(), config.httpLimits());
+    }
+
+    @Override
+    public void openOtlp(IngestSink sink, ClockWindow window, ServerTls tls) throws InterruptedException {
+        if (config.otlpHttpPort() != 0) {
+            otlp = OtlpHttpServer.start(config.bind(), Math.max(0, config.otlpHttpPort()), boss, workers,
+                    config.maxOtlpBodyBytes(), sink, registry, meters, tls, config.httpCredentials(),
+                    config.httpLimits(), window);
+        }
+        if (config.otlpGrpcPort() != 0) {
+            otlpGrpc = OtlpGrpcServer.start(config.bind(), Math.max(0, config.otlpGrpcPort()), boss, workers,
+                    config.maxOtlpBodyBytes(), sink, registry, meters, tls, config.httpCredentials(), window,
+                    config.httpLimits().otlpStoreWait().toMillis());
+        }
+    }
+
+    @Override
+    public void startAlerting(QueryStore queries, AgentDirectory agents) throws RuleFileException {
+        if (config.alertRules() != null) {
+            alerting = Alerting.start(config.alertRules(), queries, agents, meters, this::httpUrl);
+        }
+    }
+
+    @Override
+    public void keepAgentsIn(Storage storage) {
+        housekeeping.scheduleWithFixedDelay(() -> saveAgents(storage), 1, 1, TimeUnit.SECONDS);
     }
 
     /** What a collector reachable from other hosts still leaves open; one WARN line each. */
@@ -194,29 +221,25 @@ public final class Collector implements AutoCloseable {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }
 
-    /**
-     * The times stored: up to {@code maxFutureSkew} ahead, and, in the embedded store with retention on, no older
-     * than retention (an ingest-only node leaves ages to the store behind it).
-     */
-    private ClockWindow clockWindow() {
-        boolean aging = storage != null;
+    @Override
+    public ClockWindow clockWindow(boolean aging) {
         return new ClockWindow(Clock.systemUTC(), config.ingestLimits().maxFutureSkew(),
                 aging ? config.retentionSpans() : Duration.ZERO, aging ? config.retentionMetrics() : Duration.ZERO,
                 meters);
     }
 
-    private void scheduleRetention(Clock clock) {
-        Retention pass = new Retention(storage, clock, config.retentionSpans(), config.retentionMetrics(), meters);
+    @Override
+    public void scheduleRetention(Storage storage) {
+        Retention pass = new Retention(storage, Clock.systemUTC(), config.retentionSpans(), config.retentionMetrics(),
+                meters);
         if (!pass.keepsEverything()) {
             long every = config.retentionInterval().toMillis();
             retention.scheduleWithFixedDelay(pass, 0, every, TimeUnit.MILLISECONDS);
         }
     }
 
-    private void saveAgents() {
-        if (storage == null) {
-            return;
-        }
+    @Override
+    public void saveAgents(Storage storage) {
         try {
             storage.saveAgents(registry.drainDirty());
         } catch (RuntimeException e) {
@@ -239,6 +262,11 @@ public final class Collector implements AutoCloseable {
         return otlp == null ? 0 : otlp.port();
     }
 
+    /** The OTLP/gRPC port (the real one when the config asked for any free port); 0 when the receiver is off. */
+    public int otlpGrpcPort() {
+        return otlpGrpc == null ? 0 : otlpGrpc.port();
+    }
+
     /** Base URL of the HTTP API and UI, e.g. {@code http://127.0.0.1:9897/} ({@code https://} with TLS). */
     public String httpUrl() {
         return (config.tls() == null ? "http://" : "https://") + hostPort(config.bind(), httpPort()) + "/";
@@ -255,12 +283,12 @@ public final class Collector implements AutoCloseable {
      * @return {@code false} on timeout
      */
     public boolean flush(Duration timeout) {
-        return sink == null || sink.flush(timeout);
+        return role.sink() == null || role.sink().flush(timeout);
     }
 
-    /** Where this collector hands what it accepts (the embedded storage, or the Kafka publisher). */
+    /** Where this collector hands what it accepts (the embedded storage, or the Kafka publisher); null on a query node. */
     public IngestSink sink() {
-        return sink;
+        return role.sink();
     }
 
     /** Ingest counters (frames, rejections, refused connections). */
@@ -280,8 +308,8 @@ public final class Collector implements AutoCloseable {
         if (ingest != null) {
             // what agents sent is handed on and acknowledged before their connections close: it is not sent again
             ingest.stopReading();
-            if (sink != null) {
-                sink.flush(Duration.ofSeconds(5));
+            if (role.sink() != null) {
+                role.sink().flush(Duration.ofSeconds(5));
             }
             ingest.close();
         }
@@ -290,6 +318,12 @@ public final class Collector implements AutoCloseable {
         }
         if (otlp != null) {
             otlp.close();
+        }
+        if (otlpGrpc != null) {
+            otlpGrpc.close();
+        }
+        if (alerting != null) {
+            alerting.close();
         }
         housekeeping.shutdownNow();
         retention.shutdownNow();
@@ -302,13 +336,7 @@ public final class Collector implements AutoCloseable {
         for (EventLoopGroup g : List.of(boss, workers)) {
             g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
-        saveAgents();
-        if (sink != null) {
-            sink.close();
-        }
-        if (queries != null && queries != sink) {
-            queries.close();
-        }
+        role.close(this);
         gcMetrics.close();
         meters.close();
         LOG.info("Argus collector stopped");

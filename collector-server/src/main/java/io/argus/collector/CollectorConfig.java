@@ -49,7 +49,9 @@ public record CollectorConfig(
         KafkaSettings kafka,
         DruidSettings druidQuery,
         IngestLimits ingestLimits,
-        HttpLimits httpLimits) {
+        HttpLimits httpLimits,
+        int otlpGrpcPort,
+        Path alertRules) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -63,6 +65,8 @@ public record CollectorConfig(
     public static final int DEFAULT_OTLP_HTTP_PORT = 4318;
     /** For {@link Builder#otlpHttpPort(int)}: listen on any free port (0 there means off). */
     public static final int ANY_FREE_PORT = -1;
+    /** OTLP/gRPC port: the one the OpenTelemetry specification assigns. */
+    public static final int DEFAULT_OTLP_GRPC_PORT = 4317;
     public static final int DEFAULT_MAX_OTLP_BODY_BYTES = 4 * 1024 * 1024;
     public static final Duration DEFAULT_RETENTION_SPANS = Duration.ofDays(7);
     public static final Duration DEFAULT_RETENTION_METRICS = Duration.ofDays(30);
@@ -94,6 +98,13 @@ public record CollectorConfig(
         }
         if (otlpHttpPort != ANY_FREE_PORT) {
             checkPort("otlpHttpPort", otlpHttpPort);
+        }
+        if (otlpGrpcPort != ANY_FREE_PORT) {
+            checkPort("otlpGrpcPort", otlpGrpcPort);
+        }
+        if (alertRules != null && kafka != null) {
+            throw new IllegalArgumentException("alert rules need a collector that answers queries: an ingest-only node"
+                    + " (--storage kafka) cannot evaluate them; give them to the query node");
         }
         if (maxOtlpBodyBytes < 64) {
             throw new IllegalArgumentException("maxOtlpBodyBytes must be at least 64, got " + maxOtlpBodyBytes);
@@ -180,7 +191,9 @@ public record CollectorConfig(
                 .kafka(kafka)
                 .druidQuery(druidQuery)
                 .ingestLimits(ingestLimits)
-                .httpLimits(httpLimits);
+                .httpLimits(httpLimits)
+                .otlpGrpcPort(otlpGrpcPort)
+                .alertRules(alertRules);
     }
 
     /** Hides the token. */
@@ -190,12 +203,13 @@ public record CollectorConfig(
                 + ", dataDir=" + dataDir + ", maxFrameBytes=" + maxFrameBytes
                 + ", token=" + (token == null ? "none" : "***") + ", maxBatchSpans=" + maxBatchSpans
                 + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans
-                + ", otlpHttpPort=" + otlpHttpPort + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
+                + ", otlpHttpPort=" + otlpHttpPort + ", otlpGrpcPort=" + otlpGrpcPort
+                + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
                 + ", retentionInterval=" + retentionInterval + ", httpCredentials=" + httpCredentials
                 + ", tls=" + (tls == null ? "off" : tls) + ", kafka=" + (kafka == null ? "off" : kafka)
                 + (druidQuery == null ? "" : ", druidQuery=" + druidQuery) + ", ingestLimits=" + ingestLimits
-                + ", httpLimits=" + httpLimits + "]";
+                + ", httpLimits=" + httpLimits + (alertRules == null ? "" : ", alertRules=" + alertRules) + "]";
     }
 
     public static final class Builder {
@@ -219,6 +233,8 @@ public record CollectorConfig(
         private DruidSettings druidQuery;
         private IngestLimits ingestLimits = IngestLimits.DEFAULTS;
         private HttpLimits httpLimits = HttpLimits.DEFAULTS;
+        private int otlpGrpcPort;
+        private Path alertRules;
 
         private Builder() {
         }
@@ -355,10 +371,26 @@ public record CollectorConfig(
             return this;
         }
 
+        /**
+         * OTLP/gRPC receiver port: {@code 0}, the builder's default, switches the receiver off (the command line's
+         * default is {@link #DEFAULT_OTLP_GRPC_PORT}); {@link #ANY_FREE_PORT} picks a free port.
+         */
+        public Builder otlpGrpcPort(int otlpGrpcPort) {
+            this.otlpGrpcPort = otlpGrpcPort;
+            return this;
+        }
+
+        /** The alert rules file, read at start and whenever it changes ({@code null}, the default: no alerting). */
+        public Builder alertRules(Path alertRules) {
+            this.alertRules = alertRules;
+            return this;
+        }
+
         public CollectorConfig build() {
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
-                    retentionInterval, httpCredentials, tls, kafka, druidQuery, ingestLimits, httpLimits);
+                    retentionInterval, httpCredentials, tls, kafka, druidQuery, ingestLimits, httpLimits, otlpGrpcPort,
+                    alertRules);
         }
     }
 }

@@ -43,7 +43,11 @@ public final class CollectorMain {
                                        (or set ARGUS_COLLECTOR_TOKEN)
               --otlp-http-port PORT    OTLP/HTTP receiver port, POST /v1/traces and /v1/metrics
                                        (default 4318, 0 = off)
+              --otlp-grpc-port PORT    OTLP/gRPC receiver port, TraceService and MetricsService
+                                       (default 4317, 0 = off)
               --otlp-max-body-bytes N  largest accepted OTLP request body (default 4194304)
+              --alert-rules FILE       alert rules and notification channels (YAML), read at start
+                                       and whenever the file changes (docs/collector.md#alerting)
               --retention-spans AGE    delete spans older than AGE, e.g. 12h, 7d (default 7d, 0 = keep)
               --retention-metrics AGE  delete metrics older than AGE (default 30d, 0 = keep)
 
@@ -181,7 +185,7 @@ public final class CollectorMain {
      * @return the config, or {@code null} when {@code --help} was asked for
      */
     static CollectorConfig parse(String[] args, Map<String, String> env) throws UsageException {
-        CollectorConfig.Builder b = CollectorConfig.builder();
+        CollectorConfig.Builder b = CollectorConfig.builder().otlpGrpcPort(CollectorConfig.DEFAULT_OTLP_GRPC_PORT);
         String envToken = env.get("ARGUS_COLLECTOR_TOKEN");
         if (envToken != null && !envToken.isEmpty()) {
             b.token(envToken);
@@ -235,6 +239,8 @@ public final class CollectorMain {
                 case "--max-frame-bytes" -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30));
                 case "--max-batch-spans" -> b.maxBatchSpans(intRange(name, value, 1, 10_000_000));
                 case "--otlp-http-port" -> b.otlpHttpPort(port(name, value));
+                case "--otlp-grpc-port" -> b.otlpGrpcPort(port(name, value));
+                case "--alert-rules" -> b.alertRules(readable(name, value));
                 case "--otlp-max-body-bytes" -> b.maxOtlpBodyBytes(intRange(name, value, 64, 1 << 30));
                 case "--retention-spans" -> b.retentionSpans(age(name, value));
                 case "--idle-timeout" -> b.idleTimeout(duration(name, value));
@@ -450,7 +456,7 @@ public final class CollectorMain {
     private static boolean isKnown(String name) {
         return switch (name) {
             case "--ingest-port", "--http-port", "--bind", "--data-dir", "--max-frame-bytes", "--max-batch-spans",
-                    "--token", "--otlp-http-port", "--otlp-max-body-bytes", "--retention-spans",
+                    "--token", "--otlp-http-port", "--otlp-grpc-port", "--alert-rules", "--otlp-max-body-bytes", "--retention-spans",
                     "--retention-metrics", "--api-token-file", "--api-user", "--api-password-file", "--tls-cert",
                     "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--storage", "--kafka-bootstrap",
                     "--kafka-topic-prefix", "--kafka-create-topics", "--kafka-buffer-bytes", "--kafka-config",

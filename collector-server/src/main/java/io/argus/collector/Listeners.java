@@ -3,7 +3,6 @@ package io.argus.collector;
 import io.argus.collector.security.HttpAuthenticator;
 import io.argus.collector.security.ServerTls;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -14,7 +13,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -65,12 +63,4 @@ public final class Listeners {
         }
     }
 
-    /** The peer of a connection for log lines: {@code 10.0.0.7:53512}, {@code [::1]:53512}. */
-    public static String remote(Channel channel) {
-        if (channel.remoteAddress() instanceof InetSocketAddress inet && inet.getAddress() != null) {
-            String host = inet.getAddress().getHostAddress();
-            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
-        }
-        return String.valueOf(channel.remoteAddress());
-    }
 }

@@ -40,6 +40,8 @@ class CollectorMainTest {
         assertThat(c.token()).isNull();
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.otlpHttpPort()).isEqualTo(4318);
+        assertThat(c.otlpGrpcPort()).isEqualTo(4317);
+        assertThat(c.alertRules()).isNull();
         assertThat(c.maxOtlpBodyBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(c.retentionSpans()).isEqualTo(Duration.ofDays(7));
         assertThat(c.retentionMetrics()).isEqualTo(Duration.ofDays(30));
@@ -58,6 +60,22 @@ class CollectorMainTest {
         assertThat(c.retentionSpans()).isZero();
         assertThat(c.retentionMetrics()).isEqualTo(Duration.ofSeconds(45));
         assertThat(CollectorMain.parse(new String[] {"--otlp-http-port=4319"}, Map.of()).otlpHttpPort()).isEqualTo(4319);
+    }
+
+    @Test
+    void grpcPortAndAlertRulesFlags() throws Exception {
+        java.nio.file.Path rules = java.nio.file.Files.writeString(dataDir.resolve("rules.yaml"), "rules: []\n");
+        CollectorConfig c = CollectorMain.parse(new String[] {"--otlp-grpc-port", "0", "--alert-rules",
+                rules.toString()}, Map.of());
+        assertThat(c.otlpGrpcPort()).isZero();
+        assertThat(c.alertRules()).isEqualTo(rules);
+        assertThat(CollectorMain.parse(new String[] {"--otlp-grpc-port=14317"}, Map.of()).otlpGrpcPort())
+                .isEqualTo(14317);
+        assertBad("invalid value for --alert-rules: " + dataDir.resolve("none.yaml") + " is not a readable file",
+                "--alert-rules", dataDir.resolve("none.yaml").toString());
+        assertBad("alert rules need a collector that answers queries: an ingest-only node (--storage kafka) cannot"
+                + " evaluate them; give them to the query node", "--storage", "kafka", "--kafka-bootstrap",
+                "127.0.0.1:9092", "--alert-rules", rules.toString());
     }
 
     @Test
@@ -293,7 +311,8 @@ class CollectorMainTest {
     void runsInForegroundAndStopsOnSigterm() throws Exception {
         Path err = dataDir.resolve("err.txt");
         Path data = dataDir.resolve("data");
-        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--data-dir", data.toString());
+        Process p = launch(err, "--ingest-port", "0", "--http-port", "0", "--otlp-http-port", "0", "--otlp-grpc-port",
+                "0", "--data-dir", data.toString());
         try {
             Pattern started = Pattern.compile(
                     "Argus collector started: ingest 127\\.0\\.0\\.1:(\\d+), http http://127\\.0\\.0\\.1:(\\d+)/, data (.+)$",

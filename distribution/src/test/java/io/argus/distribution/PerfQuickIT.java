@@ -17,20 +17,23 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Runs the overhead suite as a user would: {@code perf/bin/argus-perf --quick} from the assembled
- * distribution ({@code argus.home}), all seven scenarios on the sample target, then checks that
- * every scenario ran and produced its samples, that results.json has the expected structure and
- * that report.md and report.html hold every section and chart. No performance thresholds: the
- * figures of a quick run on a shared 2-core machine mean little.
+ * distribution ({@code argus.home}), every scenario on the sample target, then checks that every
+ * scenario ran and produced its samples (start-up observed where the agent traces, CPU and allocation
+ * per round, the MooBench check), that results.json has the expected structure and that report.md and
+ * report.html hold every section and chart. No performance thresholds: the figures of a quick run on a
+ * shared 2-core machine mean little.
  */
 class PerfQuickIT {
 
-    static final List<String> SCENARIOS = List.of("baseline", "jvm-only", "default-0", "default-100", "otel", "otel-otlp",
-            "elastic");
+    static final List<String> SCENARIOS = List.of("baseline", "jvm-only", "default-0", "default-100",
+            "default-100-deferred", "otel", "otel-otlp", "elastic");
+    /** Whose start-up is measured until observed: the agent exports a sampled caller's trace to the run's collector. */
+    static final List<String> OBSERVABLE = List.of("default-0", "default-100", "default-100-deferred", "otel-otlp");
     static final List<String> SECTIONS = List.of("Headline", "Method", "Machine", "Scenarios and agent settings",
-            "Startup", "Start-up footprint", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
-            "Errors and outliers");
+            "Startup", "Cost per request", "Regression checks", "Closed loop", "Gatling", "Resources", "Collector",
+            "Statistics vs baseline", "Errors and outliers");
     static final List<String> CHARTS = List.of("chart-startup", "chart-latency", "chart-qps-rounds", "chart-cpu");
-    static final long TIMEOUT_MINUTES = 11;
+    static final long TIMEOUT_MINUTES = 14;
 
     @Test
     void quickRunOfEveryScenario() throws Exception {
@@ -115,8 +118,23 @@ class PerfQuickIT {
                     if (name.equals("jvm-only") || name.startsWith("default-")) {
                         assertThat(proc.get("agentInitMs")).as(name + " Argus start line").isNotNull();
                     }
+                    if (OBSERVABLE.contains(name)) {
+                        // observed within the bound, never before ready
+                        assertThat(proc.get("observation")).as(name + " observation").isEqualTo("observed");
+                        assertThat(num(proc.get("observedMs")).doubleValue()).as(name + " observed")
+                                .isGreaterThanOrEqualTo(num(proc.get("readyMs")).doubleValue());
+                        assertThat((String) proc.get("observedTraceId")).hasSize(32);
+                    } else {
+                        assertThat(proc.get("observedMs")).as(name + " is not observable").isNull();
+                    }
+                    if (name.equals("default-0") || name.equals("default-100")) {
+                        // the default start-up observes from the first request on
+                        assertThat(num(proc.get("probesUnobserved")).intValue()).as(name + " unobserved requests").isZero();
+                    }
                 }
+                assertThat(launch.get("totalObservedMs") != null).as(name + " total observed").isEqualTo(OBSERVABLE.contains(name));
             }
+            assertThat(s.get("observable")).isEqualTo(OBSERVABLE.contains(name));
 
             Map<String, Object> closed = map(s.get("closedLoop"));
             List<Object> rs = list(closed.get("rounds"));
@@ -130,6 +148,18 @@ class PerfQuickIT {
                     assertThat(num(round.get(f)).doubleValue()).as(name + " round " + (i + 1) + " " + f).isPositive();
                 }
                 assertThat(num(round.get("errors")).intValue()).as(name + " errors").isZero();
+                // every round is a sample of CPU and allocation per request, per process
+                Map<String, Object> cpu = map(round.get("cpuMs"));
+                Map<String, Object> allocated = map(round.get("allocatedBytes"));
+                assertThat(cpu.keySet()).as(name + " CPU per round").containsExactlyInAnyOrder("front", "back");
+                assertThat(allocated.keySet()).as(name + " allocation per round").containsExactlyInAnyOrder("front", "back");
+                for (String svc : List.of("front", "back")) {
+                    assertThat(num(cpu.get(svc)).doubleValue()).as(name + " " + svc + " CPU").isPositive();
+                    assertThat(num(allocated.get(svc)).longValue()).as(name + " " + svc + " bytes").isPositive();
+                }
+                if (name.equals("default-100") || name.equals("otel-otlp")) {
+                    assertThat(num(round.get("collectorCpuMs")).doubleValue()).as(name + " collector CPU").isPositive();
+                }
             }
 
             Map<String, Object> gatling = map(s.get("gatling"));
@@ -146,6 +176,8 @@ class PerfQuickIT {
                 assertThat(num(res.get("vmHwmKb")).longValue()).as(name + " peak RSS").isPositive();
                 assertThat(num(res.get("threads")).intValue()).as(name + " threads").isPositive();
                 assertThat(num(res.get("cpuMsTotal")).doubleValue()).as(name + " CPU").isPositive();
+                assertThat(num(res.get("allocBytesPerRequest")).doubleValue()).as(name + " allocation").isPositive();
+                assertThat(num(res.get("gatlingCpuUsPerRequest")).doubleValue()).as(name + " Gatling CPU").isPositive();
             }
 
             if (name.equals("default-100") || name.equals("otel-otlp")) {
@@ -155,8 +187,10 @@ class PerfQuickIT {
                 assertThat(list(c.get("services"))).as("services the collector knows").contains("front", "back");
             }
             if (name.equals("default-0")) {
+                // at 0% only the start-up probes and polls are traced: each carries a sampled traceparent of its own
                 Map<String, Object> c = map(s.get("collector"));
-                assertThat(num(c.get("tracesStored")).longValue()).as("traces stored at sampling 0%").isZero();
+                assertThat(num(c.get("tracesStored")).longValue()).as("traces stored at sampling 0%")
+                        .isPositive().isLessThanOrEqualTo(num(c.get("probeRequests")).longValue());
             }
         }
 
@@ -169,13 +203,35 @@ class PerfQuickIT {
                 metrics.put((String) map(mo).get("metric"), map(mo));
             }
             assertThat(metrics).as(c.get("scenario") + " metrics").containsKeys("startupMs", "qps", "p95Ms", "p99Ms",
-                    "gatlingQps", "cpuUsPerRequest");
-            for (String m : List.of("startupMs", "qps", "p99Ms")) {
+                    "gatlingQps", "cpuUsPerRequest", "cpuUsPerRequest.front", "cpuUsPerRequest.back",
+                    "allocBytesPerRequest", "gatlingCpuUsPerRequest");
+            if (OBSERVABLE.contains((String) c.get("scenario"))) {
+                assertThat(metrics).containsKey("observedMs");
+                assertThat(metrics.get("observedMs").get("versus")).isEqualTo("baseline startupMs");
+            }
+            for (String m : List.of("startupMs", "qps", "p99Ms", "cpuUsPerRequest")) {
                 assertThat(metrics.get(m).get("ratio")).as(c.get("scenario") + " " + m + " ratio").isNotNull();
+                assertThat(metrics.get(m).get("ratioEstimate")).as(c.get("scenario") + " " + m + " HL ratio").isNotNull();
                 assertThat(metrics.get(m).get("pValue")).as(c.get("scenario") + " " + m + " p").isNotNull();
                 assertThat(metrics.get(m).get("verdict")).isNotNull();
             }
+            for (Map<String, Object> m : metrics.values()) {
+                // a quick run's samples are too few to decide anything: never a PASS on two rounds
+                if ("PASS".equals(m.get("verdict"))) {
+                    assertThat(num(m.get("n")).intValue()).as(c.get("scenario") + " " + m.get("metric") + " passed on")
+                            .isGreaterThanOrEqualTo(4);
+                }
+                if ("INCONCLUSIVE".equals(m.get("verdict")) && m.get("samplesToDecide") != null) {
+                    assertThat(num(m.get("samplesToDecide")).intValue()).isGreaterThan(num(m.get("n")).intValue());
+                }
+            }
         }
+
+        // the per-call regression check ran and gave the portions I and C
+        Map<String, Object> moo = map(root.get("moobench"));
+        assertThat(moo.get("error")).as("MooBench check error").isNull();
+        assertThat(map(moo.get("perCallMedianNs")).keySet()).containsExactly("I", "C");
+        assertThat(out.resolve("moobench/moobench.md")).isRegularFile();
 
         // ------------------------------------------------------------------ report.md / report.html
         String md = Files.readString(out.resolve("report.md"));
@@ -185,6 +241,8 @@ class PerfQuickIT {
         for (String name : SCENARIOS) {
             assertThat(md).contains("| " + name + " |").contains("### " + name);
         }
+        assertThat(md).contains("### Start-up footprint", "### Per-call cost (MooBench)", "× baseline ready [95% CI]",
+                "ready only: no agent");
         String html = Files.readString(out.resolve("report.html"));
         assertThat(html).contains("<!DOCTYPE html>").doesNotContain("<script");
         for (String chart : CHARTS) {

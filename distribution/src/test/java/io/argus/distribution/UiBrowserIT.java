@@ -221,7 +221,8 @@ class UiBrowserIT {
                 "ext:127.0.0.1:" + deadPort);
         assertThat(attributes("#map g.node", "class")).contains("node external");
         WebElement frontBack = edge("front", "back");
-        assertThat(frontBack.getText()).contains("/s").contains("0.0 % err").contains("p95");
+        // counts, not a rate over the whole range (which read low while traffic started late in it)
+        assertThat(frontBack.getText()).contains(CALLS + " calls").contains("0.0 % err").contains("p95");
         WebElement external = edge("gateway", "ext:127.0.0.1:" + deadPort);
         assertThat(external.getText()).contains("100.0 % err");
         assertThat(external.findElement(By.cssSelector("path.edge")).getAttribute("class")).contains("failing");
@@ -349,6 +350,60 @@ class UiBrowserIT {
         assertThat(browser.findElement(By.cssSelector("#jvm .chart[data-title='Heap'] .u-legend")).getText())
                 .contains("used", "committed", "max");
         shot("jvm");
+    }
+
+    @Test
+    @Order(6)
+    void roughEdgesFavIconErrorAxisAndUrls() throws Exception {
+        HttpResponse<byte[]> icon = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(home + "favicon.ico")).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(icon.statusCode()).isEqualTo(200);
+        assertThat(icon.headers().firstValue("Content-Type")).hasValue("image/x-icon");
+        assertThat(icon.body()).startsWith(0, 0, 1, 0); // an ICO header
+
+        // a service without errors: the error-rate axis reads 0 % to 1 %, not "0000.0 %"
+        openFresh();
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#services li[data-service='back']")))
+                .click();
+        wait.until(d -> text("#redTitle").equals("back"));
+        awaitCharts("#redCharts", 3);
+        @SuppressWarnings("unchecked")
+        List<String> ticks = (List<String>) ((JavascriptExecutor) browser).executeScript(
+                "const c = charts.find(u => u.root.closest('.chart').dataset.title === 'Error rate');"
+                        + " return c ? c.axes[1]._values.map(String) : null;");
+        assertThat(ticks).isNotEmpty().contains("0.0 %", "1.0 %").allSatisfy(t -> assertThat(t).matches("\\d\\.\\d+ %"));
+        shot("red-no-errors-axis");
+
+        // each view and its filters in the URL: a route's charts, an edge's traces, a search
+        openFresh();
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#services li[data-service='front']")))
+                .click();
+        wait.until(d -> rowOf("/front/fail") != null);
+        rowOf("/front/fail").click();
+        wait.until(d -> text("#redTitle").equals("front \u00b7 /front/fail"));
+        wait.until(d -> d.getCurrentUrl().contains("route=%2Ffront%2Ffail"));
+        assertThat(browser.getCurrentUrl()).contains("#view=red", "range=1h", "service=front");
+        String routeUrl = browser.getCurrentUrl();
+        browser.get("about:blank");
+        browser.get(routeUrl);
+        wait.until(d -> text("#redTitle").equals("front \u00b7 /front/fail"));
+        awaitCharts("#redCharts", 3);
+
+        browser.get("about:blank");
+        browser.get(home + "#view=map&range=1h&source=front&target=back");
+        wait.until(d -> d.findElements(By.cssSelector("#edgeTraces tr.trace-row")).size() == CALLS);
+        assertThat(text("#edgeTitle")).isEqualTo("front \u2192 back");
+
+        browser.get("about:blank");
+        browser.get(home + "#view=traces&range=1h&service=front&status=error");
+        wait.until(d -> d.findElements(By.cssSelector("#searchResults tr.trace-row")).size() == FAILS);
+        assertThat(new Select(browser.findElement(By.id("sStatus"))).getFirstSelectedOption().getText())
+                .isEqualTo("error");
+        type("sMin", "0");
+        search();
+        wait.until(d -> d.getCurrentUrl().contains("minDurationMs=0"));
+        assertThat(browser.getCurrentUrl()).contains("view=traces", "service=front", "status=error");
+        shot("url-traces");
     }
 
     // ------------------------------------------------------------------ helpers

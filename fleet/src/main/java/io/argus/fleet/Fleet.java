@@ -29,7 +29,7 @@ public final class Fleet implements AutoCloseable {
     private static final int PARTITIONS = 3;
     private static final Pattern INGEST_READY =
             Pattern.compile("Argus collector started: ingest [^:]+:(\\d+), http (http://\\S+), ");
-    private static final Pattern QUERY_READY = Pattern.compile("Argus query collector started: http (http://\\S+), ");
+    private static final Pattern QUERY_READY = Pattern.compile("Argus collector started: http (http://\\S+), ");
     private static final Pattern SERVICE_READY = Pattern.compile("SampleService \\S+ Started @\\d+ms port=(\\d+)");
 
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -77,16 +77,20 @@ public final class Fleet implements AutoCloseable {
             FleetProcess c = FleetProcess.start(name, logs, List.of("-Xmx256m"), o.collectorClassPath(),
                     COLLECTOR_MAIN, List.of("--storage", "kafka", "--kafka-bootstrap", kafka.bootstrapServers(),
                             "--kafka-topic-prefix", o.prefix(), "--bind", "127.0.0.1", "--ingest-port", "0",
-                            "--http-port", "0", "--otlp-http-port", "0", "--data-dir",
+                            "--http-port", "0", "--otlp-http-port", "0", "--otlp-grpc-port", "0", "--data-dir",
                             o.work().resolve(name).toString()), INGEST_READY);
             started.add(c::stop);
             ingest.add(c);
         }
         log.println("[fleet] query collector...");
+        List<String> queryArgs = new ArrayList<>(List.of("--query", "druid", "--druid-url", druid.routerUrl(),
+                "--druid-datasource-prefix", o.prefix(), "--bind", "127.0.0.1", "--http-port",
+                Integer.toString(o.queryHttpPort()), "--data-dir", o.work().resolve("query").toString()));
+        if (o.alertRules() != null) {
+            queryArgs.addAll(List.of("--alert-rules", o.alertRules().toString()));
+        }
         query = FleetProcess.start("query", logs, List.of("-Xmx256m"), o.collectorClassPath(), COLLECTOR_MAIN,
-                List.of("--query", "druid", "--druid-url", druid.routerUrl(), "--druid-datasource-prefix", o.prefix(),
-                        "--bind", "127.0.0.1", "--http-port", Integer.toString(o.queryHttpPort()),
-                        "--data-dir", o.work().resolve("query").toString()), QUERY_READY);
+                queryArgs, QUERY_READY);
         started.add(query::stop);
 
         log.println("[fleet] sample services back and front...");

@@ -27,9 +27,10 @@ public final class FleetMain {
               --agent JAR                the agent (default <argus-home>/agent/argus-agent.jar)
               --collector-class-path CP  the collector's class path (default <argus-home>/collector/lib/*)
               --service-class-path CP    the sample service's (default: from <argus-home>/perf/lib)
+              --alert-rules FILE         alert rules for the query collector (docs/collector.md#alerting)
             """;
     private static final List<String> OPTIONS = List.of("--work", "--argus-home", "--http-port", "--rate",
-            "--prefix", "--agent", "--collector-class-path", "--service-class-path");
+            "--prefix", "--agent", "--collector-class-path", "--service-class-path", "--alert-rules");
     /** The sample service's own jar, Jetty 12 and SLF4J: not the suite's whole class path (Netty, Gatling...). */
     private static final List<String> SERVICE_JARS = List.of("argus-perf-tests-", "jetty-server-", "jetty-http-",
             "jetty-io-", "jetty-util-", "slf4j-api-");
@@ -121,9 +122,13 @@ public final class FleetMain {
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("invalid value for --rate: " + rate + " (0 or more requests/s)");
         }
+        Path rules = opts.containsKey("--alert-rules") ? Path.of(opts.get("--alert-rules")).toAbsolutePath() : null;
+        if (rules != null && !Files.isRegularFile(rules)) {
+            throw new IllegalArgumentException("invalid value for --alert-rules: " + rules + " is not a file");
+        }
         return new FleetOptions(Path.of(opts.getOrDefault("--work", "argus-fleet")).toAbsolutePath(),
                 Path.of(agent).toAbsolutePath(), collector, service, port, rate,
-                opts.getOrDefault("--prefix", "argus-"));
+                opts.getOrDefault("--prefix", "argus-"), rules);
     }
 
     private static int number(Map<String, String> opts, String name, String fallback) {

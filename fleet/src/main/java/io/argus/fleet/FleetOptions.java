@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * @param queryHttpPort      the query collector's HTTP port (API and UI); 0 picks a free one
  * @param requestsPerSecond  traffic sent to {@code /front/call} while the fleet runs; 0 sends none
  * @param prefix             topic and datasource prefix
+ * @param alertRules         the query collector's alert rules file; {@code null}: none
  */
 public record FleetOptions(Path work, Path agentJar, String collectorClassPath, String serviceClassPath,
-                           int queryHttpPort, double requestsPerSecond, String prefix) {
+                           int queryHttpPort, double requestsPerSecond, String prefix, Path alertRules) {
 }

@@ -253,14 +253,14 @@ class FleetDruidClusterIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static String printed(String out, String pattern) {
+    static String printed(String out, String pattern) {
         Matcher m = Pattern.compile(pattern).matcher(out);
         assertThat(m.find()).as("'%s' in the fleet's output:%n%s", pattern, out).isTrue();
         return m.group(1);
     }
 
     /** The sample service's jar (perf-tests), Jetty 12 and SLF4J, as the distribution's perf/lib holds them. */
-    private static String serviceClassPath() throws URISyntaxException {
+    static String serviceClassPath() throws URISyntaxException {
         Set<String> entries = new LinkedHashSet<>();
         for (Class<?> c : new Class<?>[] {io.argus.perf.sample.SampleService.class,
                 org.eclipse.jetty.server.Server.class, org.eclipse.jetty.http.HttpField.class,

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,6 +38,11 @@ public final class InstrumentationEngine {
     private final ClassFileTransformer transformer = new PrefilterTransformer();
     private volatile AdviceWeaver weaver;
     private Instrumentation instrumentation;
+    /**
+     * The classes woven as they loaded before {@link #retransformLoaded} ran (a class the start gate held
+     * loads as the gate opens): that scan finds them loaded and must not weave them twice. Null after it.
+     */
+    private volatile Set<String> wovenAtLoad = ConcurrentHashMap.newKeySet();
 
     public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AtomicLong transformedClasses) {
         this.probes = new ArrayList<TypeProbe>(probes);
@@ -102,7 +108,16 @@ public final class InstrumentationEngine {
             return;
         }
         long cpu0 = threadCpuNanos();
-        retransform(instrumentation, loadedCandidates(instrumentation, index));
+        List<Class<?>> loaded = loadedCandidates(instrumentation, index);
+        Set<String> woven = wovenAtLoad;
+        wovenAtLoad = null;
+        for (java.util.Iterator<Class<?>> it = loaded.iterator(); it.hasNext(); ) {
+            Class<?> type = it.next();
+            if (woven.contains(loadKey(type.getClassLoader(), type.getName().replace('.', '/')))) {
+                it.remove();
+            }
+        }
+        retransform(instrumentation, loaded);
         timings.startThreadDone(threadCpuNanos() - cpu0);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + timings.describe());
@@ -165,6 +180,10 @@ public final class InstrumentationEngine {
         return candidates;
     }
 
+    private static String loadKey(ClassLoader loader, String internalName) {
+        return System.identityHashCode(loader) + "/" + internalName;
+    }
+
     private void retransform(Instrumentation inst, List<Class<?>> candidates) {
         for (Class<?> type : candidates) {
             try {
@@ -195,6 +214,10 @@ public final class InstrumentationEngine {
                         applicable);
                 if (woven != null && !OwnerFieldsTransformer.hasFields(classfileBuffer)) {
                     transformedClasses.incrementAndGet(); // else the owner transformer counted this one
+                }
+                Set<String> beforeScan = wovenAtLoad;
+                if (firstLoad && beforeScan != null) {
+                    beforeScan.add(loadKey(loader, className));
                 }
                 return woven;
             } catch (Throwable t) {

@@ -1,11 +1,12 @@
 package io.argus.collector.http;
 
+import io.argus.collector.net.PeerAddress;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.argus.collector.HttpDecodeFailures;
 import io.argus.collector.HttpLimits;
-import io.argus.collector.Listeners;
 import io.argus.collector.RateLimitedLog;
+import io.argus.collector.alerting.Alerting;
 import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.IngestSink;
@@ -30,7 +31,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import io.argus.collector.alerting.state.AlertTracker;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -60,6 +63,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final IngestSink sink;
     private final HttpLimits limits;
     private final AgentDirectory registry;
+    /** {@code null} without a rules file. */
+    private final Alerting alerting;
     private final PrometheusMeterRegistry meters;
     private final ExecutorService queries;
     private final ObjectMapper json;
@@ -68,12 +73,14 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     /** One line per route every 10 s at most: a script with a bad parameter must not flood the log. */
     private final RateLimitedLog badRequests = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(10));
 
-    HttpApiHandler(QueryStore storage, IngestSink sink, AgentDirectory registry, PrometheusMeterRegistry meters,
-                   ExecutorService queries, ObjectMapper json, StaticFiles files, Clock clock, HttpLimits limits) {
+    HttpApiHandler(QueryStore storage, IngestSink sink, AgentDirectory registry, Alerting alerting,
+                   PrometheusMeterRegistry meters, ExecutorService queries, ObjectMapper json, StaticFiles files,
+                   Clock clock, HttpLimits limits) {
         this.storage = storage;
         this.limits = limits;
         this.sink = sink;
         this.registry = registry;
+        this.alerting = alerting;
         this.meters = meters;
         this.queries = queries;
         this.json = json;
@@ -91,7 +98,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (!req.decoderResult().isSuccess()) {
             HttpResponseStatus status = HttpDecodeFailures.status(req);
             String message = HttpDecodeFailures.message(req, limits);
-            badRequests.warn(status, "refused HTTP request from " + Listeners.remote(ctx.channel()) + ": "
+            badRequests.warn(status, "refused HTTP request from " + PeerAddress.of(ctx.channel()) + ": "
                     + status.code() + " " + message);
             send(ctx, error(status, message), false, false, null, 0);
             return;
@@ -104,7 +111,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             path = uri.path();
             params = new QueryParams(uri.parameters());
         } catch (IllegalArgumentException e) {
-            badRequests.warn("malformed", "refused HTTP request from " + Listeners.remote(ctx.channel())
+            badRequests.warn("malformed", "refused HTTP request from " + PeerAddress.of(ctx.channel())
                     + ": malformed URL: " + e.getMessage());
             send(ctx, error(HttpResponseStatus.BAD_REQUEST, "malformed URL: " + e.getMessage()), keepAlive, false,
                     null, 0);
@@ -135,7 +142,10 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static String route(String path) {
         return switch (path) {
-            case "/", "/index.html", "/ui" -> "ui";
+            case "/", "/index.html", "/ui", "/favicon.ico" -> "ui";
+            case "/api/alerts" -> "alerts";
+            case "/api/alerts/rules" -> "alert_rules";
+            case "/api/alerts/history" -> "alert_history";
             case "/api/services" -> "services";
             case "/api/agents" -> "agents";
             case "/api/status" -> "status";
@@ -161,7 +171,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case "ui" -> {
                     // "/ui/" arrives here as "/ui": the page, like "/"
                     StaticFiles.File file = files.get(path.startsWith(UI_PREFIX)
-                            ? path.substring(UI_PREFIX.length()) : "index.html");
+                            ? path.substring(UI_PREFIX.length()) : path.equals("/favicon.ico") ? "favicon.ico"
+                            : "index.html");
                     if (file == null) {
                         throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));
                     }
@@ -194,6 +205,13 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case "series_jvm" -> ok(api.jvmSeries(params));
                 case "servicemap" -> ok(api.serviceMap(params));
                 case "servicemap_traces" -> ok(api.edgeTraces(params));
+                case "alerts" -> ok(alerting == null ? List.of() : alerting.alerts());
+                case "alert_rules" -> ok(alerting == null ? Map.of("rules", List.of(), "channels", List.of())
+                        : alerting.rules());
+                case "alert_history" -> {
+                    int limit = params.intValue("limit", 100, 1, AlertTracker.HISTORY_SIZE);
+                    yield ok(alerting == null ? List.of() : alerting.history(params.string("service"), limit));
+                }
                 case "prometheus" -> new Reply(HttpResponseStatus.OK, PROMETHEUS,
                         meters.scrape().getBytes(StandardCharsets.UTF_8));
                 default -> throw ApiException.notFound("no such resource: " + QueryParams.truncate(path));

@@ -1,6 +1,7 @@
 package io.argus.collector.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.argus.collector.alerting.Alerting;
 import io.argus.collector.storage.AgentDirectory;
 import io.argus.collector.storage.IngestSink;
 import io.argus.collector.storage.QueryStore;
@@ -43,10 +44,11 @@ public final class HttpApiServer implements AutoCloseable {
 
     /**
      * {@code storage} {@code null}: an ingest-only collector, whose data endpoints answer 503; {@code sink}
-     * {@code null}: a query node, which ingests nothing.
+     * {@code null}: a query node, which ingests nothing; {@code alerting} {@code null}: no rules file, the alert
+     * endpoints answer an empty list.
      */
     public static HttpApiServer start(String bind, int port, EventLoopGroup boss, EventLoopGroup workers,
-                                      QueryStore storage, IngestSink sink, AgentDirectory registry,
+                                      QueryStore storage, IngestSink sink, AgentDirectory registry, Alerting alerting,
                                       PrometheusMeterRegistry meters, ServerTls tls, HttpCredentials credentials,
                                       HttpLimits limits) throws InterruptedException {
         AtomicInteger threadNo = new AtomicInteger();
@@ -58,8 +60,8 @@ public final class HttpApiServer implements AutoCloseable {
                 });
         ChannelGroup channels = new DefaultChannelGroup("argus-http", GlobalEventExecutor.INSTANCE);
         ObjectMapper json = new ObjectMapper();
-        HttpApiHandler handler = new HttpApiHandler(storage, sink, registry, meters, queries, json, new StaticFiles(),
-                Clock.systemUTC(), limits);
+        HttpApiHandler handler = new HttpApiHandler(storage, sink, registry, alerting, meters, queries, json,
+                new StaticFiles(), Clock.systemUTC(), limits);
         HttpAuthenticator auth = !credentials.required() ? null : new HttpAuthenticator(credentials, "http", meters,
                 HttpApiHandler.JSON, message -> HttpApiHandler.errorJson(json, 401, message));
         ServerBootstrap b = Listeners.bootstrap(boss, workers, 256, channels, tls, "http", ch -> {

@@ -11,7 +11,7 @@ final class StaticFiles {
     static final String DIR = "/io/argus/collector/ui/";
     /** Every file the UI consists of; nothing else under {@link #DIR} is served. */
     private static final String[] FILES = {
-        "index.html", "argus.js", "argus.css", "uplot.min.js", "uplot.min.css", "uplot.LICENSE"};
+        "index.html", "argus.js", "argus.css", "uplot.min.js", "uplot.min.css", "uplot.LICENSE", "favicon.ico"};
 
     record File(String contentType, byte[] body) {
     }
@@ -38,6 +38,9 @@ final class StaticFiles {
         }
         if (name.endsWith(".css")) {
             return "text/css; charset=utf-8";
+        }
+        if (name.endsWith(".ico")) {
+            return "image/x-icon";
         }
         return "text/plain; charset=utf-8";
     }

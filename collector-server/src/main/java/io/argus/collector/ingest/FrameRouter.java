@@ -1,6 +1,6 @@
 package io.argus.collector.ingest;
 
-import io.argus.collector.record.AgentEvent;
+import io.argus.collector.storage.AgentEvent;
 import io.argus.collector.storage.IngestSink;
 import io.argus.protocol.Frame;
 import io.argus.protocol.Heartbeat;

@@ -176,7 +176,7 @@ final class FrameValidator extends ChannelInboundHandlerAdapter {
             previous = b;
         }
         for (CallMetric m : batch.getCallsList()) {
-            if (!CallKinds.known(m.getKind())) {
+            if (!CallKinds.known(m.getKindValue())) {
                 throw reject(RejectReason.INVALID_METRICS, "call metric of unknown kind " + m.getKindValue());
             }
             if (m.getBucketCountsCount() > bounds + 1) {

@@ -1,7 +1,7 @@
 package io.argus.collector.kafka;
 
 import io.argus.collector.RateLimitedLog;
-import io.argus.collector.record.AgentEvent;
+import io.argus.collector.storage.AgentEvent;
 import io.argus.collector.record.RecordEncoder;
 import io.argus.collector.record.RecordTopic;
 import io.argus.collector.storage.IngestSink;

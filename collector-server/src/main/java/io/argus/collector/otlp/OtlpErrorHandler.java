@@ -1,6 +1,6 @@
 package io.argus.collector.otlp;
 
-import io.argus.collector.Listeners;
+import io.argus.collector.net.PeerAddress;
 import io.argus.collector.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -91,7 +91,7 @@ final class OtlpErrorHandler extends ChannelInboundHandlerAdapter {
     }
 
     static String remote(ChannelHandlerContext ctx) {
-        return Listeners.remote(ctx.channel());
+        return PeerAddress.of(ctx.channel());
     }
 
     private static String oneLine(String s) {

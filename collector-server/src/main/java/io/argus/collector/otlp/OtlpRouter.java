@@ -5,12 +5,6 @@ import io.argus.collector.ingest.ClockWindow;
 import io.argus.collector.storage.IngestSink;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsPartialSuccess;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
-import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
-import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import com.google.protobuf.MessageLite;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -20,9 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Maps each decoded export request, hands its batches to the store, records its senders in the
  * {@link AgentRegistry} and answers 200 with the export response (partial success when some spans or points were
  * refused). When the store's queue is full the connection stops reading and the batches not yet taken are retried
- * every {@value #RETRY_MILLIS} ms, so the client waits for its answer (back-pressure); after {@code --otlp-store-wait}
- * (10 s) the rest is dropped and the answer is 503, which OTLP clients retry. While the store fails (a full disk)
- * every request is answered 503 at once.
+ * every {@value #RETRY_MILLIS} ms, so the client waits for its answer (back-pressure); after
+ * {@code --otlp-store-wait} the rest is dropped and the answer is 503, which OTLP clients retry.
  * One instance per connection.
  */
 final class OtlpRouter extends ChannelInboundHandlerAdapter {
@@ -33,17 +26,15 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
     private final MetricMapper metricMapper;
     private final OtlpMetrics metrics;
     private final ClockWindow window;
-    private final long giveUpMillis;
-    private final ArrayDeque<Mapped.Offer> waiting = new ArrayDeque<>();
+    private final PendingOffers waiting;
     /** Pipelined requests that came in while an earlier one waited for the store: answered in order. */
     private final ArrayDeque<Object> deferred = new ArrayDeque<>();
     private MessageLite pendingAnswer;
-    private long waitingSinceMs;
 
     OtlpRouter(IngestSink sink, AgentRegistry registry, MetricMapper metricMapper, OtlpMetrics metrics,
                ClockWindow window, long giveUpMillis) {
         this.window = window;
-        this.giveUpMillis = giveUpMillis;
+        this.waiting = new PendingOffers(giveUpMillis);
         this.sink = sink;
         this.registry = registry;
         this.metricMapper = metricMapper;
@@ -65,58 +56,30 @@ final class OtlpRouter extends ChannelInboundHandlerAdapter {
         }
         String clientHost = clientHost(ctx);
         long nowMs = System.currentTimeMillis();
-        Mapped mapped;
-        MessageLite answer;
-        if (msg instanceof ExportTraceServiceRequest traces) {
-            mapped = TraceMapper.map(traces, clientHost, nowMs, window);
-            metrics.traces(mapped.accepted, mapped.rejected);
-            ExportTraceServiceResponse.Builder res = ExportTraceServiceResponse.newBuilder();
-            if (mapped.rejected > 0) {
-                res.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(mapped.rejected)
-                        .setErrorMessage(mapped.errorMessage()));
-            }
-            answer = res.build();
-        } else if (msg instanceof ExportMetricsServiceRequest metricRequest) {
-            mapped = metricMapper.map(metricRequest, clientHost, nowMs);
-            metrics.metrics(mapped.accepted, mapped.ignored, mapped.rejected);
-            ExportMetricsServiceResponse.Builder res = ExportMetricsServiceResponse.newBuilder();
-            if (mapped.rejected > 0) {
-                res.setPartialSuccess(ExportMetricsPartialSuccess.newBuilder()
-                        .setRejectedDataPoints(mapped.rejected).setErrorMessage(mapped.errorMessage()));
-            }
-            answer = res.build();
-        } else {
+        OtlpExport export = OtlpExport.of(msg, clientHost, nowMs, window, metricMapper, metrics);
+        if (export == null) {
             return;
         }
-        String remote = OtlpErrorHandler.remote(ctx);
-        mapped.senders.forEach((sender, spans) ->
-                registry.otlpExport(sender.source(), sender.details(), remote, spans, nowMs));
-        waiting.addAll(mapped.offers);
-        pendingAnswer = answer;
-        waitingSinceMs = nowMs;
+        export.registerSenders(registry, OtlpErrorHandler.remote(ctx), nowMs);
+        waiting.start(export.mapped.offers, nowMs);
+        pendingAnswer = export.answer;
         drain(ctx);
     }
 
     private void drain(ChannelHandlerContext ctx) {
-        while (!waiting.isEmpty()) {
-            Mapped.Offer o = waiting.peekFirst();
-            boolean taken = o.spans() != null ? sink.offerSpans(o.source(), o.spans())
-                    : sink.offerMetrics(o.source(), o.metrics());
-            if (!taken) {
-                if (System.currentTimeMillis() - waitingSinceMs > giveUpMillis || !ctx.channel().isActive()) {
-                    waiting.clear();
-                    pendingAnswer = null;
-                    ctx.channel().config().setAutoRead(true);
-                    ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
-                            "storage queue full for " + giveUpMillis + " ms (--otlp-store-wait); retry later"));
-                    next(ctx);
-                    return;
-                }
-                ctx.channel().config().setAutoRead(false);
-                ctx.executor().schedule(() -> drain(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        if (!waiting.offerTo(sink)) {
+            if (waiting.expired(System.currentTimeMillis()) || !ctx.channel().isActive()) {
+                waiting.clear();
+                pendingAnswer = null;
+                ctx.channel().config().setAutoRead(true);
+                ctx.fireExceptionCaught(new OtlpRejectedException(OtlpRejectReason.UNAVAILABLE,
+                        "storage queue full for " + waiting.giveUpMillis() + " ms (--otlp-store-wait); retry later"));
+                next(ctx);
                 return;
             }
-            waiting.pollFirst();
+            ctx.channel().config().setAutoRead(false);
+            ctx.executor().schedule(() -> drain(ctx), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return;
         }
         ctx.channel().config().setAutoRead(true);
         MessageLite answer = pendingAnswer;

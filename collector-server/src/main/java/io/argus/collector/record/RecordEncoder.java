@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.argus.collector.storage.AgentEvent;
 import io.argus.collector.storage.CallKinds;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Source;

@@ -1,6 +1,6 @@
 package io.argus.collector.security;
 
-import io.argus.collector.Listeners;
+import io.argus.collector.net.PeerAddress;
 import io.argus.collector.RateLimitedLog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,7 +69,7 @@ public final class HttpAuthenticator {
         String authorization = req.headers().get(HttpHeaderNames.AUTHORIZATION);
         String message = authorization == null ? "authentication required" : "invalid credentials";
         refused.increment();
-        warnings.warn(listener, "refused " + listener + " request from " + Listeners.remote(ctx.channel()) + ": 401 "
+        warnings.warn(listener, "refused " + listener + " request from " + PeerAddress.of(ctx.channel()) + ": 401 "
                 + message + " (" + req.method() + " " + abbreviate(req.uri()) + ")");
         byte[] body = errorBody.apply(message);
         boolean keepAlive = HttpUtil.isKeepAlive(req);

@@ -3,6 +3,8 @@ package io.argus.collector.security;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -22,21 +24,40 @@ import javax.net.ssl.SSLException;
 public final class ServerTls {
     private final SslContext context;
     private final MeterRegistry meters;
+    private final TlsSettings settings;
 
-    private ServerTls(SslContext context, MeterRegistry meters) {
+    private ServerTls(SslContext context, MeterRegistry meters, TlsSettings settings) {
         this.context = context;
         this.meters = meters;
+        this.settings = settings;
     }
 
     /**
      * @throws IllegalStateException when the key material cannot be read, with the file and the reason
      */
     public static ServerTls create(TlsSettings settings, MeterRegistry meters) {
+        return create(settings, meters, null);
+    }
+
+    /**
+     * The same key and certificate for an HTTP/2 listener (OTLP/gRPC): ALPN offers {@code h2}, which gRPC clients
+     * insist on.
+     */
+    public ServerTls http2() {
+        return create(settings, meters, new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, ApplicationProtocolNames.HTTP_2));
+    }
+
+    private static ServerTls create(TlsSettings settings, MeterRegistry meters, ApplicationProtocolConfig alpn) {
         try {
             SslContextBuilder b = settings.keystore() != null
                     ? SslContextBuilder.forServer(keyManagers(settings))
                     : SslContextBuilder.forServer(settings.certificate().toFile(), settings.privateKey().toFile());
-            return new ServerTls(b.sslProvider(SslProvider.JDK).build(), meters);
+            if (alpn != null) {
+                b.applicationProtocolConfig(alpn);
+            }
+            return new ServerTls(b.sslProvider(SslProvider.JDK).build(), meters, settings);
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalStateException("cannot load the TLS certificate and key " + settings + ": "
                     + (e.getCause() != null ? e.getCause() : e.getMessage()), e);

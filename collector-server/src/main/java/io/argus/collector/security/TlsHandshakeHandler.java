@@ -1,6 +1,6 @@
 package io.argus.collector.security;
 
-import io.argus.collector.Listeners;
+import io.argus.collector.net.PeerAddress;
 import io.argus.collector.RateLimitedLog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,7 +38,7 @@ final class TlsHandshakeHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             failures.increment();
-            warnings.warn(listener, "TLS handshake with " + Listeners.remote(ctx.channel()) + " on the " + listener
+            warnings.warn(listener, "TLS handshake with " + PeerAddress.of(ctx.channel()) + " on the " + listener
                     + " port failed: " + reason(done.cause()));
             ctx.close();
             return;
@@ -50,7 +50,7 @@ final class TlsHandshakeHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
         SslHandler ssl = ctx.pipeline().get(SslHandler.class);
         if (ssl != null && ssl.handshakeFuture().isDone() && !ssl.handshakeFuture().isSuccess()) {
-            LOG.log(Level.FINE, "after the failed TLS handshake with " + Listeners.remote(ctx.channel()), cause);
+            LOG.log(Level.FINE, "after the failed TLS handshake with " + PeerAddress.of(ctx.channel()), cause);
             ctx.close();
             return;
         }

@@ -1,6 +1,5 @@
 package io.argus.collector.storage;
 
-import io.argus.protocol.CallMetricKind;
 import java.util.List;
 
 /**
@@ -23,10 +22,9 @@ public final class CallKinds {
         return wireNumber >= 0 && wireNumber < LABELS.length ? LABELS[wireNumber] : LABELS[0];
     }
 
-    /** Whether an agent may send cells of this kind. */
-    public static boolean known(CallMetricKind kind) {
-        int n = kind.getNumber();
-        return n > 0 && n < LABELS.length;
+    /** Whether an agent may send cells of this kind (its wire number: a kind newer than this collector is not an enum constant). */
+    public static boolean known(int wireNumber) {
+        return wireNumber > 0 && wireNumber < LABELS.length;
     }
 
     /** {@code 'server', 'client', ...}: the values of the storage enum. */

@@ -1,6 +1,6 @@
 package io.argus.collector.storage;
 
-import io.argus.collector.record.AgentEvent;
+import io.argus.collector.storage.AgentEvent;
 import io.argus.protocol.MetricBatch;
 import io.argus.protocol.SpanBatch;
 import java.time.Duration;

@@ -28,6 +28,14 @@ public interface MetricStore {
      */
     RedSeries redSeries(RedQuery query);
 
+    /**
+     * The finest time resolution of the stored call metric cells: a RED query whose range starts and ends at
+     * multiples of it counts every cell whole. 1 where each cell keeps its own time (the embedded store).
+     */
+    default long callResolutionMs() {
+        return 1;
+    }
+
     /** JVM gauges of one service's instances in {@code range}: per step the last sample of each gauge. */
     JvmSeries jvmSeries(String service, TimeRange range, long stepMs);
 

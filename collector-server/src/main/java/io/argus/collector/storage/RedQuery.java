@@ -9,7 +9,8 @@ package io.argus.collector.storage;
  * @param route   only cells of this target (a server route such as {@code /orders/{id}}, a client's
  *                {@code host:port}, a database); {@code null} for the whole service
  * @param range   the time covered
- * @param stepMs  width of one point; points start at multiples of it (epoch-aligned)
+ * @param stepMs  width of one point; points start at the range's start and every {@code stepMs} after it (the API
+ *                widens its ranges to whole epoch-aligned steps; the alert evaluator asks one step as long as its window)
  */
 public record RedQuery(String service, String kind, String method, String route, TimeRange range, long stepMs) {
     public RedQuery {

@@ -1,8 +1,11 @@
 "use strict";
-// The collector's web UI: one page, four views (services' RED charts, service map, trace search, JVM charts)
-// that all follow the time range picker, and a trace panel shared by every view.
+// The collector's web UI: one page, five views (services' RED charts, service map, trace search, JVM charts,
+// alerts) that all follow the time range picker, and a trace panel shared by every view. Each view and its
+// filters live in the URL's fragment (#view=red&service=front&range=1h...), so a link opens the same page.
 
-const state = { service: null, route: null, view: "red", traceId: null, edge: null, services: [] };
+const state = { service: null, route: null, kind: null, view: "red", traceId: null, edge: null, services: [],
+  alerts: [], firing: new Map() };
+const VIEWS = ["red", "map", "traces", "jvm", "alerts"];
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#2f6fde", "#2e9d5b", "#c9771b", "#8a4fd1", "#1f9bb0", "#7a8a1e", "#5b6b8c"]; // no red: red means error
@@ -80,7 +83,7 @@ function fmtAgo(ms) {
   if (s < 3600) return Math.round(s / 60) + " min ago";
   return Math.round(s / 3600) + " h ago";
 }
-function fmtRate(r) { return r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(3); }
+function fmtRate(r) { return r === 0 ? "0" : r >= 10 ? r.toFixed(0) : r >= 1 ? r.toFixed(1) : r.toFixed(3); }
 function fmtPct(r) { return (r * 100).toFixed(r > 0 && r < 0.01 ? 2 : 1) + " %"; }
 
 // ------------------------------------------------------------------ time range
@@ -125,7 +128,7 @@ function localInput(ms) {
  * xRange [fromMs, toMs], when given, is the x axis (else the data's extent). Returns the box; a chart
  * without data shows "no data" instead.
  */
-function chart(title, xs, series, fmt, xRange) {
+function chart(title, xs, series, fmt, xRange, yRange) {
   const box = el("div", { class: "chart", "data-title": title }, el("div", { class: "c-title" }, title));
   const has = series.some(s => s.values.some(v => v !== null && v !== undefined));
   if (xs.length < 2 || !has) {
@@ -137,7 +140,8 @@ function chart(title, xs, series, fmt, xRange) {
     const width = Math.max(260, box.clientWidth - 12);
     const opts = {
       width, height: 170,
-      scales: { x: xRange ? { time: true, range: () => [xRange[0] / 1000, xRange[1] / 1000] } : { time: true } },
+      scales: { x: xRange ? { time: true, range: () => [xRange[0] / 1000, xRange[1] / 1000] } : { time: true },
+        y: yRange ? { range: (u, min, max) => yRange(max) } : {} },
       legend: { live: true },
       series: [{}].concat(series.map(s => ({
         label: s.label, stroke: s.color, width: 1.5, spanGaps: false,
@@ -171,7 +175,7 @@ async function loadServices() {
   for (const s of services) {
     items.push(el("li", { class: currentService() === s.service ? "sel" : "", "data-service": s.service,
         onclick: () => selectService(s.service) },
-      el("div", {}, dot(colorOf(s.service)), s.service),
+      el("div", {}, dot(colorOf(s.service)), s.service, alertBadge(s.service)),
       el("div", { class: "inst" }, s.instances.join(", ") + " \u00b7 " + fmtAgo(s.lastSeenMs))));
   }
   replace("services", ...items);
@@ -180,6 +184,11 @@ async function loadServices() {
   sel.replaceChildren(el("option", { value: "" }, "any"), ...services.map(s => el("option", { value: s.service }, s.service)));
   sel.value = keep;
   return services;
+}
+/** A red badge with the number of alerts firing on {@code service}, or nothing. */
+function alertBadge(service) {
+  const n = state.firing.get(service) || 0;
+  return n ? el("span", { class: "badge", title: `${n} alert${n === 1 ? "" : "s"} firing`, "data-alerts": String(n) }, String(n)) : null;
 }
 function currentService() {
   return state.service || (state.services.length ? state.services[0].service : null);
@@ -210,15 +219,19 @@ async function loadRed() {
   const service = currentService();
   const box = $("redCharts");
   if (!service) { clearCharts(box); replace("redCharts", el("div", { class: "empty" }, "no service")); replace("http"); return; }
-  $("redTitle").textContent = service + (state.route ? " \u00b7 " + state.route : "");
+  $("redTitle").textContent = service + (state.kind && state.kind !== "server" ? " \u00b7 " + state.kind : "")
+    + (state.route ? " \u00b7 " + state.route : "");
   $("redAll").hidden = !state.route;
-  const red = await api("/api/series/red?" + withRange({ service, route: state.route }));
+  const red = await api("/api/series/red?" + withRange({ service, route: state.route, kind: state.kind }));
   // a range without a single call shows "no data" rather than a flat zero line
   const xs = red.points.some(p => p.requests > 0) ? red.points.map(p => p.tsMs) : [];
   clearCharts(box);
   replace("redCharts",
-    chart("Requests per second", xs, [{ label: "req/s", color: "#2f6fde", values: red.points.map(p => p.requestsPerSec) }], fmtRate),
-    chart("Error rate", xs, [{ label: "errors", color: "#d64545", values: red.points.map(p => p.requests ? p.errorRate : null) }], fmtPct),
+    chart("Requests per second", xs, [{ label: "req/s", color: "#2f6fde", values: red.points.map(p => p.requestsPerSec) }], fmtRate,
+      null, max => [0, Math.max(1, max * 1.15)]),
+    // a fixed floor and a ceiling of at least 1 %: a service without errors gets a readable flat axis
+    chart("Error rate", xs, [{ label: "errors", color: "#d64545", values: red.points.map(p => p.requests ? p.errorRate : null) }], fmtPct,
+      null, max => [0, Math.min(1, Math.max(0.01, max * 1.15))]),
     chart("Latency", xs, [
       { label: "P50", color: "#2e9d5b", values: red.points.map(p => p.p50Ms) },
       { label: "P95", color: "#c9771b", values: red.points.map(p => p.p95Ms) },
@@ -227,7 +240,7 @@ async function loadRed() {
 }
 
 async function loadHttp(service) {
-  const params = withRange({ service, kind: $("kind").value });
+  const params = withRange({ service, kind: $("calls").value });
   const rows = await api("/api/metrics/http?" + params);
   if (!rows.length) { replace("http", el("div", { class: "empty" }, "no calls in this range")); return; }
   const head = ["kind", "method", "target", "status"].map(h => el("th", {}, h))
@@ -235,7 +248,7 @@ async function loadHttp(service) {
   replace("http", el("table", { id: "routes" }, el("tr", {}, head), rows.map(m => el("tr", {
       class: "route-row" + (m.kind === "server" ? " click" : "") + (m.kind === "server" && m.target === state.route ? " sel" : ""),
       "data-route": m.target, title: m.kind === "server" ? "RED charts of this route" : "",
-      onclick: m.kind === "server" ? () => { state.route = m.target; loadRed().catch(showError); } : null },
+      onclick: m.kind === "server" ? () => { state.route = m.target; state.kind = null; writeUrl(); loadRed().catch(showError); } : null },
     el("td", {}, m.kind), el("td", {}, m.method),
     el("td", { class: "name", title: m.target }, m.target),
     el("td", { class: m.status >= 500 ? "err" : "" }, String(m.status)),
@@ -291,11 +304,12 @@ async function loadMap() {
         : `M ${x1} ${y1} C ${x1 + GX / 2} ${y1}, ${x2 - GX / 2} ${y2}, ${x2} ${y2}`;
       lx = back ? (a.x + b.x + W) / 2 : (x1 + x2) / 2; ly = back ? Math.max(a.y, b.y) + H + 38 : (y1 + y2) / 2 - 6;
     }
-    const label = `${fmtRate(e.ratePerSec)}/s \u00b7 ${fmtPct(e.errorRate)} err \u00b7 p95 ${fmtMs(e.p95Ms)}`;
+    // counts, not a rate: a rate over the whole range reads low while traffic started minutes ago
+    const label = `${e.calls.toLocaleString()} calls \u00b7 ${fmtPct(e.errorRate)} err \u00b7 p95 ${fmtMs(e.p95Ms)}`;
     const selected = state.edge && state.edge.source === e.source && state.edge.target === e.target;
     const open = () => openEdge(e);
     const g = svg("g", { class: "edge-group", "data-source": e.source, "data-target": e.target, onclick: open },
-      svg("title", {}, `${nodeName(map, e.source)} \u2192 ${nodeName(map, e.target)}: ${e.calls} ${e.source.startsWith("topic:") || e.target.startsWith("topic:") ? "messages" : "calls"}, ${e.errors} errors`),
+      svg("title", {}, `${nodeName(map, e.source)} \u2192 ${nodeName(map, e.target)}: ${e.calls} ${e.source.startsWith("topic:") || e.target.startsWith("topic:") ? "messages" : "traced calls"}, ${e.errors} errors in the range`),
       svg("path", { d, class: "edge-hit" }),
       svg("path", { d, class: "edge" + (e.errorRate > 0 ? " failing" : "") + (selected ? " sel" : ""), "marker-end": "url(#arrow)" }),
       svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "edge-label" }, label));
@@ -307,12 +321,16 @@ async function loadMap() {
     const slash = n.type === "database" ? n.name.indexOf("/") : -1;
     const shown = slash > 0 ? n.name.slice(slash + 1) : n.name;
     const name = shown.length > 26 ? shown.slice(0, 25) + "\u2026" : shown;
-    root.appendChild(svg("g", { class: "node " + n.type, "data-id": n.id, transform: `translate(${p.x},${p.y})` },
-      svg("title", {}, n.name),
+    const firing = n.type === "service" ? state.firing.get(n.id) || 0 : 0;
+    root.appendChild(svg("g", { class: "node " + n.type + (firing ? " alerting" : ""), "data-id": n.id, "data-alerts": String(firing),
+        transform: `translate(${p.x},${p.y})` },
+      svg("title", {}, n.name + (firing ? ` \u2014 ${firing} alert${firing === 1 ? "" : "s"} firing` : "")),
       svg("rect", { width: W, height: H, rx: 6 }),
       n.type === "service" ? svg("circle", { cx: 14, cy: H / 2, r: 5, fill: colorOf(n.name) }) : null,
       svg("text", { x: 26, y: 20 }, name),
-      svg("text", { x: 26, y: 36, class: "type" }, slash > 0 ? "database \u00b7 " + n.name.slice(0, slash) : n.type)));
+      svg("text", { x: 26, y: 36, class: "type" }, slash > 0 ? "database \u00b7 " + n.name.slice(0, slash) : n.type),
+      firing ? svg("circle", { cx: W - 12, cy: 12, r: 8, class: "alert-mark" }) : null,
+      firing ? svg("text", { x: W - 12, y: 16, "text-anchor": "middle", class: "alert-mark-text" }, String(firing)) : null));
   }
   replace("map", root);
   if (state.edge) await loadEdgeTraces();
@@ -324,6 +342,7 @@ function nodeName(map, id) {
 
 function openEdge(e) {
   state.edge = { source: e.source, target: e.target };
+  writeUrl();
   document.querySelectorAll("#map .edge").forEach(p => p.classList.remove("sel"));
   const g = [...document.querySelectorAll("#map .edge-group")].find(x => x.dataset.source === e.source && x.dataset.target === e.target);
   if (g) g.querySelector(".edge").classList.add("sel");
@@ -348,6 +367,7 @@ async function search() {
     limit: $("sLimit").value.trim(),
   });
   for (const t of tags) p.append("tag", t);
+  writeUrl();
   let traces;
   try {
     traces = await api("/api/traces?" + p);
@@ -380,7 +400,7 @@ function traceTable(traces, where) {
 
 async function openTrace(traceId) {
   state.traceId = traceId;
-  if (location.hash !== "#trace=" + traceId) history.replaceState(null, "", "#trace=" + traceId);
+  writeUrl();
   $("traceSection").hidden = false;
   $("traceTitle").textContent = traceId;
   $("traceLink").href = "#trace=" + traceId;
@@ -529,22 +549,171 @@ async function loadJvm() {
   }));
 }
 
-// ------------------------------------------------------------------ navigation
+// ------------------------------------------------------------------ alerts
+
+/** The alerts of every rule; the firing count per service feeds the badges of the list, the map and the tab. */
+async function loadAlertState() {
+  const alerts = await api("/api/alerts");
+  state.alerts = alerts;
+  state.firing = new Map();
+  for (const a of alerts) if (a.state === "firing") state.firing.set(a.service, (state.firing.get(a.service) || 0) + 1);
+  const firing = alerts.filter(a => a.state === "firing").length;
+  $("alertCount").hidden = !firing;
+  $("alertCount").textContent = String(firing);
+}
+
+function fmtValue(unit, v) {
+  if (v === null || v === undefined) return "no data";
+  switch (unit) {
+    case "ratio": return fmtPct(v);
+    case "ms": return fmtMs(v);
+    case "per_second": return fmtRate(v) + "/s";
+    case "minutes": return v.toFixed(1) + " min";
+    default: return fmtNum(v);
+  }
+}
+function alertLinks(a) {
+  if (!a.links) return null;
+  return el("span", {}, el("a", { href: a.links.series, class: "series-link" }, "series"),
+    el("a", { href: a.links.traces, class: "traces-link" }, "traces"));
+}
+function scopeText(a) {
+  return [a.service, a.method, a.route, a.instance ? `(${a.instance})` : null].filter(x => x).join(" ");
+}
+
+async function loadAlerts() {
+  const [rules, history] = await Promise.all([api("/api/alerts/rules"), api("/api/alerts/history?limit=50")]);
+  const file = rules.file;
+  $("alertsInfo").textContent = file ? `${rules.rules.length} rules from ${file.path}, evaluated every ${rules.evaluationIntervalMs / 1000} s`
+    : "no rules file (--alert-rules)";
+  $("rulesError").hidden = !(file && file.error);
+  $("rulesError").textContent = file && file.error ? `${file.path} not reloaded: ${file.error}` : "";
+  const shown = state.alerts.filter(a => a.state !== "inactive");
+  if (!shown.length) {
+    replace("alerts", el("div", { class: "empty" }, state.alerts.length ? "nothing firing or pending" : "no alert rules"));
+  } else {
+    replace("alerts", el("table", { id: "alertTable" },
+      el("tr", {}, ["state", "rule", "scope", "signal", "value", "bound", "since", ""].map(h => el("th", {}, h))),
+      shown.map(a => el("tr", { class: "alert-row", "data-rule": a.rule, "data-state": a.state },
+        el("td", {}, el("span", { class: "state " + a.state }, a.state)),
+        el("td", { title: a.summary || "" }, a.rule, el("span", { class: "muted" }, " " + a.severity)),
+        el("td", {}, scopeText(a)),
+        el("td", {}, a.signal),
+        el("td", { class: "num" + (a.state === "firing" ? " err" : "") }, fmtValue(a.unit, a.value)),
+        el("td", { class: "num" }, `${a.comparison} ${fmtValue(a.unit, a.threshold)}`),
+        el("td", {}, a.activeSinceMs ? fmtAgo(a.state === "resolved" ? a.resolvedAtMs : a.activeSinceMs) : ""),
+        el("td", {}, alertLinks(a), a.error ? el("span", { class: "err", title: a.error }, "query failed") : null)))));
+  }
+  if (!history.length) { replace("alertHistory", el("div", { class: "empty" }, "no changes yet")); return; }
+  replace("alertHistory", el("table", { id: "historyTable" },
+    el("tr", {}, ["time", "rule", "change", "value", ""].map(h => el("th", {}, h))),
+    history.map(h => el("tr", { class: "history-row" },
+      el("td", {}, fmtDateTime(h.atMs)),
+      el("td", { title: h.summary }, h.rule),
+      el("td", {}, el("span", { class: "state " + h.from }, h.from), " \u2192 ", el("span", { class: "state " + h.to }, h.to)),
+      el("td", { class: "num" }, fmtValue(h.unit, h.value)),
+      el("td", {}, alertLinks(h))))));
+}
+
+// ------------------------------------------------------------------ navigation and URLs
 
 function showError(e) { $("status").textContent = "error: " + e.message; }
 
 function selectService(service) {
   state.service = service;
   state.route = null;
+  state.kind = null;
   document.querySelectorAll("#services li").forEach(li => li.classList.toggle("sel", li.dataset.service === service));
+  writeUrl();
   refresh();
 }
 
 function showView(view) {
   state.view = view;
-  for (const v of ["red", "map", "traces", "jvm"]) $("view-" + v).hidden = v !== view;
+  for (const v of VIEWS) $("view-" + v).hidden = v !== view;
   document.querySelectorAll("#tabs .tab").forEach(b => b.classList.toggle("sel", b.dataset.view === view));
+  writeUrl();
   refresh();
+}
+
+/** The page's state as fragment parameters: the view, the range, and the view's own filters. */
+function urlParams() {
+  const p = new URLSearchParams();
+  p.set("view", state.view);
+  for (const [k, v] of rangeParams()) p.set(k, v);
+  if (state.view === "red" || state.view === "jvm") {
+    if (state.service) p.set("service", state.service);
+    if (state.view === "red") {
+      if (state.kind) p.set("kind", state.kind);
+      if (state.route) p.set("route", state.route);
+      if ($("calls").value) p.set("calls", $("calls").value);
+    }
+  } else if (state.view === "map" && state.edge) {
+    p.set("source", state.edge.source);
+    p.set("target", state.edge.target);
+  } else if (state.view === "traces") {
+    const fields = { service: "sService", route: "sRoute", status: "sStatus", minDurationMs: "sMin", maxDurationMs: "sMax",
+      sort: "sSort", limit: "sLimit" };
+    for (const [k, id] of Object.entries(fields)) {
+      const v = $(id).value.trim();
+      if (v && !(k === "status" && v === "any") && !(k === "sort" && v === "time")) p.set(k, v);
+    }
+    for (const t of $("sTags").value.trim().split(/\s+/).filter(t => t)) p.append("tag", t);
+  }
+  if (state.traceId) p.set("trace", state.traceId);
+  return p;
+}
+let applying = false, started = false;
+function writeUrl() {
+  if (applying) return;
+  const hash = "#" + urlParams().toString();
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
+}
+
+/** Sets the page from the fragment (a link, the back button, or a hand-edited URL). */
+function applyUrl() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const legacy = new URLSearchParams(location.search).get("view");
+  // a bare #trace=<id> (the trace panel's own link) keeps the view shown
+  const view = VIEWS.includes(p.get("view")) ? p.get("view") : p.has("trace") && started ? state.view
+    : VIEWS.includes(legacy) ? legacy : "red";
+  applying = true;
+  try {
+    if (p.has("from")) {
+      $("range").value = "custom";
+      $("customRange").hidden = false;
+      $("customFrom").value = localInput(Number(p.get("from")));
+      $("customTo").value = localInput(p.has("to") ? Number(p.get("to")) : Date.now());
+      $("auto").checked = false;
+    } else if (p.has("range") && [...$("range").options].some(o => o.value === p.get("range"))) {
+      $("range").value = p.get("range");
+      $("customRange").hidden = true;
+    }
+    if (view === "red" || view === "jvm") {
+      state.service = p.get("service") || state.service;
+      state.route = view === "red" ? p.get("route") : null;
+      state.kind = view === "red" ? p.get("kind") : null;
+      if (view === "red") $("calls").value = p.get("calls") || "";
+    } else if (view === "map") {
+      state.edge = p.has("source") && p.has("target") ? { source: p.get("source"), target: p.get("target") } : null;
+      $("edgeSection").hidden = !state.edge;
+    } else if (view === "traces") {
+      const fields = { service: "sService", route: "sRoute", status: "sStatus", minDurationMs: "sMin", maxDurationMs: "sMax",
+        sort: "sSort", limit: "sLimit" };
+      const defaults = { status: "any", sort: "time", limit: "50" };
+      for (const [k, id] of Object.entries(fields)) {
+        const v = p.get(k) || defaults[k] || "";
+        if (id === "sService" && v && ![...$(id).options].some(o => o.value === v)) $(id).appendChild(el("option", { value: v }, v));
+        $(id).value = v;
+      }
+      $("sTags").value = p.getAll("tag").join(" ");
+    }
+  } finally {
+    applying = false;
+  }
+  const trace = /^[0-9a-fA-F]{32}$/.test(p.get("trace") || "") ? p.get("trace").toLowerCase() : null;
+  if (trace && trace !== state.traceId) openTrace(trace);
+  showView(view);
 }
 
 async function loadView() {
@@ -553,11 +722,12 @@ async function loadView() {
     case "map": return loadMap();
     case "traces": return search();
     case "jvm": return loadJvm();
+    case "alerts": return loadAlerts();
   }
 }
 
 let busy = false, again = false;
-/** Reloads the services and the current view; a call while one runs makes it run once more afterwards. */
+/** Reloads the alerts, the services and the current view; a call while one runs makes it run once more afterwards. */
 async function refresh() {
   if (busy) { again = true; return; }
   busy = true;
@@ -566,6 +736,7 @@ async function refresh() {
     do {
       again = false;
       try {
+        await loadAlertState();
         await loadServices();
         await Promise.all([loadAgents(), loadView()]);
         $("status").textContent = "updated " + new Date().toLocaleTimeString(undefined, { hour12: false });
@@ -581,8 +752,8 @@ async function refresh() {
 
 document.querySelectorAll("#tabs .tab").forEach(b => b.addEventListener("click", () => showView(b.dataset.view)));
 $("refresh").addEventListener("click", refresh);
-$("kind").addEventListener("change", () => loadHttp(currentService()).catch(showError));
-$("redAll").addEventListener("click", () => { state.route = null; loadRed().catch(showError); });
+$("calls").addEventListener("change", () => { writeUrl(); loadHttp(currentService()).catch(showError); });
+$("redAll").addEventListener("click", () => { state.route = null; state.kind = null; writeUrl(); loadRed().catch(showError); });
 $("search").addEventListener("submit", (ev) => { ev.preventDefault(); search(); });
 $("range").addEventListener("change", () => {
   const custom = $("range").value === "custom";
@@ -592,21 +763,17 @@ $("range").addEventListener("change", () => {
     if (!$("customFrom").value) $("customFrom").value = localInput(Date.now() - 3600000);
     $("auto").checked = false;
   }
+  writeUrl();
   refresh();
 });
-$("applyRange").addEventListener("click", refresh);
+$("applyRange").addEventListener("click", () => { writeUrl(); refresh(); });
 $("copyTraceId").addEventListener("click", copyTraceId);
 $("closeTrace").addEventListener("click", () => {
   state.traceId = null;
   $("traceSection").hidden = true;
-  history.replaceState(null, "", location.pathname + location.search);
+  writeUrl();
 });
-window.addEventListener("hashchange", () => {
-  const m = /^#trace=([0-9a-fA-F]{32})$/.exec(location.hash);
-  if (m && m[1].toLowerCase() !== state.traceId) openTrace(m[1].toLowerCase());
-});
-const linked = /^#trace=([0-9a-fA-F]{32})$/.exec(location.hash);
-const viewParam = new URLSearchParams(location.search).get("view");
-if (linked) openTrace(linked[1].toLowerCase());
-showView(["red", "map", "traces", "jvm"].includes(viewParam) ? viewParam : "red");
+window.addEventListener("hashchange", applyUrl);
+applyUrl();
+started = true;
 setInterval(() => { if ($("auto").checked && !document.hidden) refresh(); }, 10000);

@@ -93,7 +93,7 @@ class ApiParametersFuzzTest {
         }
         storage.offerSpans(new Source("web", "web-1"), b.build());
         storage.flush(Duration.ofSeconds(30));
-        handler = new HttpApiHandler(storage, storage, new AgentRegistry(), meters, new SameThread(), JSON,
+        handler = new HttpApiHandler(storage, storage, new AgentRegistry(), null, meters, new SameThread(), JSON,
                 new StaticFiles(), Clock.systemUTC(), HttpLimits.DEFAULTS);
     }
 

@@ -383,7 +383,9 @@ class IngestRoundTripTest {
         Api.Response missing = api.get("/api/nothing");
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.json().get("error").asText()).contains("/api/nothing");
-        assertThat(api.get("/favicon.ico").status()).isEqualTo(404);
+        Api.Response icon = api.get("/favicon.ico");
+        assertThat(icon.status()).isEqualTo(200);
+        assertThat(icon.contentType()).isEqualTo("image/x-icon");
 
         for (String q : List.of("limit=abc", "limit=0", "limit=-3", "limit=1.5", "minDurationMs=fast",
                 "minDurationMs=-1", "minDurationMs=NaN")) {

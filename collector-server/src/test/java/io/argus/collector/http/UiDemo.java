@@ -23,14 +23,15 @@ import java.util.SplittableRandom;
  * <pre>
  * mvn -q -o -pl protocol,collector-server test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * cd collector-server
- * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.http.UiDemo [httpPort] [dataDir]
+ * java -cp target/test-classes:target/classes:$(cat target/cp.txt) io.argus.collector.http.UiDemo [httpPort] [dataDir] [rules.yaml]
  * </pre>
  */
 public final class UiDemo {
     public static void main(String[] args) throws Exception {
         int httpPort = args.length > 0 ? Integer.parseInt(args[0]) : 9897;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("argus-ui");
-        Collector c = Collector.start(TestConfigs.ephemeral().httpPort(httpPort).dataDir(dir).build());
+        Collector c = Collector.start(TestConfigs.ephemeral().httpPort(httpPort).dataDir(dir)
+                .alertRules(args.length > 2 ? Path.of(args[2]) : null).build());
         Runtime.getRuntime().addShutdownHook(new Thread(c::close));
         SplittableRandom rnd = new SplittableRandom(7);
         long[] bounds = {1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000, 50_000_000, 100_000_000};

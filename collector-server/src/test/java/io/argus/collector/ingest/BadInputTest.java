@@ -347,7 +347,7 @@ class BadInputTest {
     @Test
     void callMetricOfAnUnknownKind() throws Exception {
         // 8 (scheduled jobs) is known; 9 is no kind at all
-        expectRejected("invalid_metrics", a -> hello(a).metrics(MetricBatch.newBuilder().setTimestampMs(1)
+        expectRejected("invalid_metrics", a -> hello(a).metrics(MetricBatch.newBuilder().setTimestampMs(System.currentTimeMillis())
                 .addCalls(CallMetric.newBuilder().setKindValue(9).setMethod("x").setTarget("y").setCount(1)).build()));
     }
 

@@ -206,6 +206,10 @@ class OtlpSdkTest {
     }
 
     static JsonNode agent(String service) {
+        return agentIn(api, service);
+    }
+
+    static JsonNode agentIn(Api api, String service) {
         for (JsonNode a : api.json("/api/agents")) {
             if (a.get("service").asText().equals(service)) {
                 return a;

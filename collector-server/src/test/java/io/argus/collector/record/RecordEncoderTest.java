@@ -1,5 +1,6 @@
 package io.argus.collector.record;
 
+import io.argus.collector.storage.AgentEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

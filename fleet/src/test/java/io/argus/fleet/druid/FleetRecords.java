@@ -1,6 +1,6 @@
 package io.argus.fleet.druid;
 
-import io.argus.collector.record.AgentEvent;
+import io.argus.collector.storage.AgentEvent;
 import io.argus.collector.record.RecordEncoder;
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.Source;

@@ -1,5 +1,6 @@
 package io.argus.fleet.druid;
 
+import io.argus.collector.storage.AgentEvent;
 import io.argus.cluster.druid.DruidCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

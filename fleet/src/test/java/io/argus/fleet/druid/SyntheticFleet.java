@@ -1,5 +1,6 @@
 package io.argus.fleet.druid;
 
+import io.argus.collector.storage.AgentEvent;
 import io.argus.collector.storage.druid.DruidDatasources;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -35,7 +35,7 @@ final class IngestCollectorProcess implements AutoCloseable {
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
                 "--storage", "kafka", "--kafka-bootstrap", bootstrap, "--kafka-topic-prefix", topicPrefix,
                 "--kafka-create-topics", "3", "--ingest-port", String.valueOf(port), "--http-port", "0",
-                "--otlp-http-port", "0"));
+                "--otlp-http-port", "0", "--otlp-grpc-port", "0"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         IngestCollectorProcess c = new IngestCollectorProcess(port, log, p);
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();

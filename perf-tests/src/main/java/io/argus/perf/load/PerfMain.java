@@ -8,6 +8,7 @@ import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.report.ReportWriter;
 import io.argus.perf.load.target.SampleTarget;
+import io.argus.perf.load.target.SpringTarget;
 import io.argus.perf.load.target.Target;
 
 import java.io.PrintStream;
@@ -70,7 +71,7 @@ public final class PerfMain {
         }
         Target target;
         try {
-            target = target(o, out);
+            target = target(o, home, out);
         } catch (Exception e) {
             err.println("argus-perf: cannot prepare target " + o.target + ": " + e.getMessage());
             return FAILED;
@@ -101,7 +102,10 @@ public final class PerfMain {
         }
     }
 
-    private static Target target(PerfOptions o, PrintStream out) throws Exception {
+    private static Target target(PerfOptions o, ArgusHome home, PrintStream out) throws Exception {
+        if (o.target.equals("spring")) {
+            return new SpringTarget(SpringTarget.shippedJar(home), o.endpoint);
+        }
         if (!o.target.equals("druid")) {
             return new SampleTarget(o.endpoint);
         }

@@ -3,6 +3,7 @@ package io.argus.perf.load;
 import io.argus.perf.load.run.Placement;
 import io.argus.perf.load.druid.DruidTarget;
 import io.argus.perf.load.target.SampleTarget;
+import io.argus.perf.load.target.SpringTarget;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,12 +13,12 @@ import java.util.List;
 /** The command line of {@code argus-perf}. Parsing never exits; it throws {@link BadArguments}. */
 public final class PerfOptions {
 
-    public static final List<String> TARGETS = List.of("sample", "druid");
+    public static final List<String> TARGETS = List.of("sample", "druid", "spring");
 
     public String target = "sample";
     /** The load endpoint; null until parsed, then the target's first endpoint unless given. */
     public String endpoint;
-    public List<String> scenarios = new ArrayList<>(Scenario.names());
+    public List<String> scenarios = new ArrayList<>(Scenario.DEFAULTS.stream().map(Scenario::name).toList());
     public String mode = "default";
     public int startupRuns = 5;
     public int rounds = 10;
@@ -31,6 +32,11 @@ public final class PerfOptions {
     public int druidRows = 20_000;
     public int gatlingUsers = 8;
     public int gatlingSeconds = 30;
+    /** How long a process is probed after its first answer before it counts as never observed. */
+    public int observeTimeoutSeconds = 60;
+    /** The MooBench configuration of the regression section: short, or none. */
+    public String moobench = "short";
+    public static final List<String> MOOBENCH = List.of("short", "none");
     public Path argusHome;
     public Path peersDir;
     public Path out = Path.of("perf-tests/target/perf-report");
@@ -52,13 +58,16 @@ public final class PerfOptions {
     public static String usage() {
         return """
                 usage: argus-perf [options]
-                  --target NAME           target application: sample (default) or druid (an Apache Druid
-                                          nano cluster; its jars are fetched with Maven on first use)
+                  --target NAME           target application: sample (default), druid (an Apache Druid
+                                          nano cluster; its jars are fetched with Maven on first use) or
+                                          spring (a Spring Boot 3.5 PetClinic-like service, java -jar)
                   --endpoint NAME         the load endpoint. sample: call (front->back, default), ping, cpu;
                                           druid: sql (the seed's query through the router, default) or
-                                          health (GET /status/health on the coordinator-overlord)
-                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,otel,otel-otlp,elastic
-                                          (default: all seven; baseline is needed for the comparisons)
+                                          health (GET /status/health on the coordinator-overlord);
+                                          spring: owner (/owners/1, JPA, default) or owners (a search)
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,default-100-deferred,otel,
+                                          otel-otlp,otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
+                                          baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
                   --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of
@@ -75,6 +84,11 @@ public final class PerfOptions {
                   --druid-rows N          generated wikipedia rows to ingest (default 20000)
                   --gatling-users N       Gatling concurrency (default 8)
                   --gatling-seconds N     Gatling duration per scenario, 0 to skip Gatling (default 30)
+                  --observe-timeout S     how long a process of a tracing scenario is probed after its first
+                                          answer before it counts as never observed (default 60)
+                  --moobench short|none   the per-call regression check at the end of the run: a short MooBench
+                                          (T, T+I, T+I+C, one JVM of 1,000,000 calls each, 200,000 with
+                                          --quick; default short)
                   --argus-home DIR        the Argus distribution (agent/, collector/, perf/)
                   --peers DIR             folder with opentelemetry-javaagent.jar and elastic-apm-agent.jar
                                           (default: <argus-home>/perf/peers)
@@ -145,6 +159,14 @@ public final class PerfOptions {
                 case "--druid-rows" -> o.druidRows = integer(value(args, i, inline, name), name, 1000);
                 case "--gatling-users" -> o.gatlingUsers = integer(value(args, i, inline, name), name, 1);
                 case "--gatling-seconds" -> o.gatlingSeconds = integer(value(args, i, inline, name), name, 0);
+                case "--observe-timeout" -> o.observeTimeoutSeconds = integer(value(args, i, inline, name), name, 1);
+                case "--moobench" -> {
+                    o.moobench = value(args, i, inline, name);
+                    if (!MOOBENCH.contains(o.moobench)) {
+                        throw new BadArguments("unknown --moobench '" + o.moobench + "'; known: "
+                                + String.join(", ", MOOBENCH));
+                    }
+                }
                 case "--argus-home" -> o.argusHome = Path.of(value(args, i, inline, name));
                 case "--peers" -> o.peersDir = Path.of(value(args, i, inline, name));
                 case "--out" -> o.out = Path.of(value(args, i, inline, name));
@@ -169,7 +191,11 @@ public final class PerfOptions {
                 i++;
             }
         }
-        List<String> endpoints = o.target.equals("druid") ? DruidTarget.ENDPOINTS : SampleTarget.ENDPOINTS;
+        List<String> endpoints = switch (o.target) {
+            case "druid" -> DruidTarget.ENDPOINTS;
+            case "spring" -> SpringTarget.ENDPOINTS;
+            default -> SampleTarget.ENDPOINTS;
+        };
         if (o.endpoint == null) {
             o.endpoint = endpoints.get(0);
         } else if (!endpoints.contains(o.endpoint)) {

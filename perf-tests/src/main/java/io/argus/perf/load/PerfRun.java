@@ -5,6 +5,7 @@ import io.argus.perf.harness.HostFacts;
 import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.harness.proc.ProcStats;
 import io.argus.perf.harness.run.CollectorProcess;
+import io.argus.perf.harness.run.StartObserver;
 import io.argus.perf.load.model.RunResults;
 import io.argus.perf.load.model.RunResults.ClosedLoop;
 import io.argus.perf.load.model.RunResults.CollectorCheck;
@@ -15,7 +16,9 @@ import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
 import io.argus.perf.load.run.GatlingRunner;
 import io.argus.perf.load.run.Launcher;
+import io.argus.perf.load.run.MooBenchCheckRun;
 import io.argus.perf.load.run.Placement;
+import io.argus.perf.load.run.ResourceMeter;
 import io.argus.perf.load.run.RunningTarget;
 import io.argus.perf.load.stats.Analysis;
 import io.argus.perf.load.target.Target;
@@ -81,6 +84,8 @@ public final class PerfRun {
             r.name = s.name();
             r.description = s.description();
             r.agent = agentLabel(s);
+            r.observable = s.observable();
+            r.readyOnlyReason = s.readyOnlyReason();
             for (String service : target.serviceNames()) {
                 r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
                         "http://127.0.0.1:<collector OTLP/HTTP port>", plugins));
@@ -101,6 +106,11 @@ public final class PerfRun {
             loadPhases();
         } finally {
             Placement.restoreHarness(harnessCpus);
+        }
+        if (options.moobench.equals("short")) {
+            results.moobench = new MooBenchCheckRun(home, java, out, options.mode.equals("quick")).run();
+            say("moobench %s", results.moobench.error == null ? MooBenchCheckRun.describe(results.moobench)
+                    : "FAILED: " + results.moobench.error);
         }
 
         for (ScenarioResult r : results.scenarios) {
@@ -140,6 +150,8 @@ public final class PerfRun {
         st.loadPasses = options.loadPasses;
         st.gatlingUsers = options.gatlingUsers;
         st.gatlingSeconds = options.gatlingSeconds;
+        st.observeTimeoutSeconds = options.observeTimeoutSeconds;
+        st.moobench = options.moobench;
         st.java = java.toString();
         st.argusHome = home.root() == null ? null : home.root().toString();
         st.peersDir = peers.toString();
@@ -208,7 +220,7 @@ public final class PerfRun {
                     String tag = "p" + pass + "-" + s.name();
                     try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target,
                             scenarioOptions(s, collector), out.resolve("work/startup/" + tag),
-                            out.resolve("logs/startup"), tag, false)) {
+                            out.resolve("logs/startup"), tag, false, observer(s, collector))) {
                         verifyAgent(s, t);
                         totals(launch, t.startups());
                         say("startup pass %d/%d %-11s %s", pass, options.startupRuns, s.name(), describe(t.startups()));
@@ -227,13 +239,27 @@ public final class PerfRun {
         }
     }
 
+    /** Probes the scenario's processes until observed, where it can be observed and a collector listens. */
+    private StartObserver observer(Scenario s, CollectorProcess collector) {
+        return s.observable() && collector != null
+                ? new StartObserver(StartObserver.of(collector), Duration.ofSeconds(options.observeTimeoutSeconds)) : null;
+    }
+
     /** Sums over the processes the scenario's agent goes on; the others are the same in every scenario. */
-    private static void totals(StartupLaunch launch, List<ProcessStartup> startups) {
+    static void totals(StartupLaunch launch, List<ProcessStartup> startups) {
         launch.processes.addAll(startups);
         List<ProcessStartup> measured = startups.stream().filter(p -> p.instrumented).toList();
         launch.totalReadyMs = measured.stream().mapToDouble(p -> p.readyMs).sum();
         boolean allLogged = measured.stream().allMatch(p -> p.startedLogMs != null);
         launch.totalStartedLogMs = allLogged ? measured.stream().mapToDouble(p -> p.startedLogMs).sum() : null;
+        boolean probed = !measured.isEmpty()
+                && measured.stream().allMatch(p -> p.observedMs != null || p.observeGaveUpMs != null);
+        if (probed) {
+            // a process never observed counts with the time its probing gave up: a lower bound
+            launch.totalObservedMs = measured.stream()
+                    .mapToDouble(p -> p.observedMs != null ? p.observedMs : p.observeGaveUpMs).sum();
+            launch.neverObserved = (int) measured.stream().filter(p -> p.observedMs == null).count();
+        }
     }
 
     private static String describe(List<ProcessStartup> startups) {
@@ -245,6 +271,12 @@ public final class PerfRun {
             b.append(p.service).append(' ').append(String.format(Locale.ROOT, "%.0f ms", p.readyMs));
             if (p.startedLogMs != null) {
                 b.append(" (Started @").append(p.startedLogMs).append("ms)");
+            }
+            if (p.observedMs != null) {
+                b.append(String.format(Locale.ROOT, ", observed %.0f ms (%d answered unobserved)", p.observedMs,
+                        p.probesUnobserved));
+            } else if (p.observeGaveUpMs != null) {
+                b.append(", ").append(p.observation);
             }
         }
         return b.toString();
@@ -278,7 +310,9 @@ public final class PerfRun {
 
     private Function<String, List<String>> scenarioOptions(Scenario s, CollectorProcess collector) {
         String address = collector == null ? "127.0.0.1:9898" : collector.ingestAddress();
-        String otlp = collector == null ? "http://127.0.0.1:4318" : collector.otlpEndpoint();
+        boolean grpc = "grpc".equals(s.otlpProtocol());
+        String otlp = collector == null ? (grpc ? "http://127.0.0.1:4317" : "http://127.0.0.1:4318")
+                : grpc ? collector.otlpGrpcEndpoint() : collector.otlpEndpoint();
         return service -> s.jvmOptions(service, home, peers, address, otlp, plugins);
     }
 
@@ -320,17 +354,23 @@ public final class PerfRun {
                         out.resolve("logs/load/" + s.name() + "-p" + pass + "-collector.log"), exportsOtlp(s));
             }
             String tag = options.loadPasses == 1 ? s.name() : s.name() + "-p" + pass;
-            try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target, scenarioOptions(s, collector),
-                    out.resolve("work/load/" + tag), out.resolve("logs/load"), tag, true)) {
+            try (RunningTarget t = new Launcher(java, options.jvmOptions, placement.targetPrefix()).launch(target,
+                    scenarioOptions(s, collector), out.resolve("work/load/" + tag), out.resolve("logs/load"), tag, true,
+                    observer(s, collector));
+                 ResourceMeter meter = new ResourceMeter(t.processes(), collector)) {
                 verifyAgent(s, t);
                 totals(launch, t.startups());
                 r.startup.add(launch);
                 say("started %s", describe(t.startups()));
-                long sent = 2; // afterReady's smoke and load requests
+                // before anything is measured: the attach's own class loading lands in the warm-up rounds
+                meter.attach();
+                // afterReady's smoke and load requests, and the start-up probes of the service the traces are counted of
+                long probes = probes(t.startups(), target.tracedServices().get(0));
+                long sent = 2 + probes;
                 LoadSnapshot before = collector == null ? null : LoadSnapshot.of(collector);
-                long loadRequests = closedLoop(s, r, t, pass);
+                long loadRequests = closedLoop(s, r, t, pass, meter);
                 if (options.gatlingSeconds > 0 && last) {
-                    loadRequests += gatling(s, r, t);
+                    loadRequests += gatling(s, r, t, meter, collector);
                 }
                 sent += loadRequests;
                 if (last) {
@@ -338,6 +378,7 @@ public final class PerfRun {
                 }
                 if (collector != null && last) {
                     checkCollector(s, r, collector, sent, before, loadRequests);
+                    r.collector.probeRequests = probes;
                 }
             }
         } catch (Exception | LinkageError e) {
@@ -354,11 +395,19 @@ public final class PerfRun {
         }
     }
 
+    /** The probe requests one process of a launch answered, each with a sampled traceparent: its polls and probes. */
+    private static long probes(List<ProcessStartup> startups, String service) {
+        return startups.stream().filter(p -> p.service.equals(service))
+                .mapToLong(p -> (p.probesSent == null ? 1 : p.probesSent)
+                        + (p.answeredBeforeReady == null ? 0 : p.answeredBeforeReady)).sum();
+    }
+
     /** Position of a launch in the whole run, start-up passes first, then load passes. */
     private int launchSequence;
 
     /** @return requests sent */
-    private long closedLoop(Scenario s, ScenarioResult r, RunningTarget t, int pass) throws Exception {
+    private long closedLoop(Scenario s, ScenarioResult r, RunningTarget t, int pass, ResourceMeter meter)
+            throws Exception {
         if (options.rounds == 0) {
             return 0;
         }
@@ -376,6 +425,8 @@ public final class PerfRun {
         Map<Long, Double> cpu0 = new LinkedHashMap<>();
         Map<Long, Map<String, Double>> gc0 = new LinkedHashMap<>();
         long measured = 0;
+        Map<String, Long> allocated = new LinkedHashMap<>();
+        ResourceMeter.Reading boundary = meter.read();
         for (int i = 1; i <= options.rounds; i++) {
             boolean discarded = i <= options.discardRounds;
             if (i == options.discardRounds + 1) {
@@ -386,24 +437,38 @@ public final class PerfRun {
             }
             Round round = loop.runRound(i, options.roundSize, discarded);
             round.pass = pass;
+            ResourceMeter.Reading next = meter.read();
+            meter.fill(round, boundary, next);
+            boundary = next;
             cl.rounds.add(round);
             if (!discarded) {
                 measured += round.requests;
+                round.allocatedBytes.forEach((k, v) -> allocated.merge(k, v, Long::sum));
             }
-            say("round %2d/%d %-11s%s min %.3f max %.3f avg %.3f P95 %.3f P99 %.3f total %.1f ms QPS %.1f errors %d",
+            say("round %2d/%d %-11s%s min %.3f max %.3f avg %.3f P95 %.3f P99 %.3f total %.1f ms QPS %.1f errors %d; %s",
                     i, options.rounds, s.name(), discarded ? " (discarded)" : "", round.minMs, round.maxMs, round.avgMs,
-                    round.p95Ms, round.p99Ms, round.totalMs, round.qps, round.errors);
+                    round.p95Ms, round.p99Ms, round.totalMs, round.qps, round.errors, perRequest(round));
         }
-        for (ManagedProcess p : t.processes()) {
+        for (int k = 0; k < t.processes().size(); k++) {
+            ManagedProcess p = t.processes().get(k);
             double cpu1 = ProcStats.cpuMillis(p.pid());
             Map<String, Double> gc1 = procStats.jstatGc(p.pid());
             ProcessResources pr = new ProcessResources();
             pr.service = p.name();
             pr.pid = p.pid();
+            pr.instrumented = k >= t.startups().size() || t.startups().get(k).instrumented;
             Double c0 = cpu0.get(p.pid());
             pr.cpuMsMeasured = c0 == null || c0 < 0 || cpu1 < 0 ? 0 : cpu1 - c0;
             pr.measuredRequests = measured;
             pr.cpuUsPerRequest = measured == 0 ? 0 : pr.cpuMsMeasured * 1000 / measured;
+            Long bytes = allocated.get(p.name());
+            pr.allocBytesPerRequest = bytes == null || measured == 0 ? null : (double) bytes / measured;
+            pr.allocSource = meter.allocationSource().get(p.name());
+            Integer ended = meter.threadsEnded().get(p.name());
+            if (ended != null) {
+                pr.note = ended + " thread(s) ended inside a window: their CPU there came from /proc/<pid>/stat ticks"
+                        + " and their allocation since the previous reading is missing";
+            }
             Map<String, Double> g0 = gc0.get(p.pid());
             if (g0 != null && gc1 != null) {
                 pr.gcCountMeasured = ProcStats.gcCount(gc1) - ProcStats.gcCount(g0);
@@ -414,17 +479,64 @@ public final class PerfRun {
         return (long) options.rounds * options.roundSize;
     }
 
+    /** One round's CPU and allocation per request, for the console. */
+    private static String perRequest(Round round) {
+        if (round.requests == 0 || round.cpuMs.isEmpty()) {
+            return "no CPU figures";
+        }
+        StringBuilder b = new StringBuilder("per request:");
+        for (Map.Entry<String, Double> e : round.cpuMs.entrySet()) {
+            b.append(String.format(Locale.ROOT, " %s %.1f µs", e.getKey(), e.getValue() * 1000 / round.requests));
+            Long bytes = round.allocatedBytes.get(e.getKey());
+            if (bytes != null) {
+                b.append(String.format(Locale.ROOT, " %.1f KB", bytes / 1024.0 / round.requests));
+            }
+        }
+        if (round.collectorCpuMs != null && round.collectorSpansStored != null && round.collectorSpansStored > 0) {
+            b.append(String.format(Locale.ROOT, "; collector %.1f µs/span", round.collectorCpuMs * 1000 / round.collectorSpansStored));
+        }
+        return b.toString();
+    }
+
     /** @return requests sent */
-    private long gatling(Scenario s, ScenarioResult r, RunningTarget t) throws Exception {
+    private long gatling(Scenario s, ScenarioResult r, RunningTarget t, ResourceMeter meter, CollectorProcess collector)
+            throws Exception {
         Path dir = out.resolve("gatling/" + s.name());
         String cp = GatlingRunner.findClassPath(home.root(), peers);
         if (cp == null) {
             throw new java.io.IOException("Gatling not found (neither on the class path nor in <peers>/gatling)");
         }
+        ResourceMeter.Reading[] readings = new ResourceMeter.Reading[2];
         RunResults.Gatling g = new GatlingRunner(Path.of(System.getProperty("java.home"), "bin", "java"), cp,
                 placement.loadPrefix())
                 .run(t.plan().loadRequest(), options.gatlingUsers, options.gatlingSeconds, dir,
-                        out.resolve("logs/load/" + s.name() + "-gatling.log"), "argus-perf " + s.name());
+                        out.resolve("logs/load/" + s.name() + "-gatling.log"), "argus-perf " + s.name(),
+                        new GatlingRunner.Window() {
+                            @Override
+                            public void started() {
+                                readings[0] = meter.read();
+                            }
+
+                            @Override
+                            public void ended() {
+                                readings[1] = meter.read();
+                            }
+                        });
+        // the simulation's window: one figure per scenario
+        Round window = new Round();
+        meter.fill(window, readings[0], readings[1]);
+        if (g.requests > 0) {
+            for (ProcessResources pr : r.resources) {
+                Double ms = window.cpuMs.get(pr.service);
+                Long bytes = window.allocatedBytes.get(pr.service);
+                pr.gatlingCpuUsPerRequest = ms == null ? null : ms * 1000 / g.requests;
+                pr.gatlingAllocBytesPerRequest = bytes == null ? null : (double) bytes / g.requests;
+            }
+            if (collector != null && window.collectorSpansStored != null
+                    && window.collectorSpansStored > 0 && window.collectorCpuMs != null) {
+                gatlingCollectorUsPerSpan = window.collectorCpuMs * 1000 / window.collectorSpansStored;
+            }
+        }
         if (g.reportDir != null) {
             g.reportDir = out.relativize(Path.of(g.reportDir)).toString();
             g.reportIndex = out.relativize(Path.of(g.reportIndex)).toString();
@@ -468,6 +580,9 @@ public final class PerfRun {
 
     static final int TRACE_LIMIT = 1000;
 
+    /** The collector's CPU per span over the last Gatling run, until the collector check takes it. */
+    private Double gatlingCollectorUsPerSpan;
+
     private void checkCollector(Scenario s, ScenarioResult r, CollectorProcess collector, long sent,
                                 LoadSnapshot before, long loadRequests) {
         CollectorCheck c = new CollectorCheck();
@@ -475,6 +590,8 @@ public final class PerfRun {
         c.httpPort = collector.httpPort();
         c.dataDir = out.relativize(collector.dataDir()).toString();
         c.requestsSent = sent;
+        c.gatlingCpuUsPerSpan = gatlingCollectorUsPerSpan;
+        gatlingCollectorUsPerSpan = null;
         String root = target.tracedServices().get(0);
         c.query = CollectorProcess.tracesQuery(root, TRACE_LIMIT);
         r.collector = c;

@@ -14,32 +14,46 @@ import java.util.List;
  *                       OTLP/HTTP port)
  * @param samplingRate   Argus tracing sampling rate in percent (Argus scenarios only)
  * @param onlyJvmPlugin  Argus with every plugin but jvm switched off
+ * @param otlpProtocol   for a peer exporting to the collector: {@code http/protobuf} or {@code grpc}
+ * @param startupMode    Argus's {@code argus.startup.mode}, or null for its default (parallel)
  */
 public record Scenario(String name, String description, String agent, boolean needsCollector,
-                       int samplingRate, boolean onlyJvmPlugin) {
+                       int samplingRate, boolean onlyJvmPlugin, String otlpProtocol, String startupMode) {
 
-    public static final Scenario BASELINE = new Scenario("baseline", "no agent", "none", false, 0, false);
+    public static final Scenario BASELINE = new Scenario("baseline", "no agent", "none", false, 0, false, null, null);
     public static final Scenario JVM_ONLY = new Scenario("jvm-only",
             "Argus with only the jvm plugin (every other plugin enabled=false), exporting JVM metrics to a collector",
-            "argus", true, 0, true);
+            "argus", true, 0, true, null, null);
     public static final Scenario DEFAULT_0 = new Scenario("default-0",
-            "Argus, all plugins, sampling 0%, exporting metrics to a real collector", "argus", true, 0, false);
+            "Argus, all plugins, sampling 0%, exporting metrics to a real collector", "argus", true, 0, false, null, null);
     public static final Scenario DEFAULT_100 = new Scenario("default-100",
             "Argus, all plugins, sampling 100%, exporting every trace and metrics to a real collector",
-            "argus", true, 100, false);
+            "argus", true, 100, false, null, null);
+    /** The opt-in start-up that waits for a spare core: ready sooner, early requests unobserved. */
+    public static final Scenario DEFAULT_100_DEFERRED = new Scenario("default-100-deferred",
+            "as default-100, with the opt-in argus.startup.mode=deferred: the agent waits for a spare core before it"
+                    + " builds its engine, so the application answers sooner but is not observed until then",
+            "argus", true, 100, false, null, "deferred");
     public static final Scenario OTEL = new Scenario("otel",
             "OpenTelemetry Java agent, default instrumentation (parent-based always-on sampler), exporters off",
-            "opentelemetry", false, 100, false);
+            "opentelemetry", false, 100, false, null, null);
     public static final Scenario OTEL_OTLP = new Scenario("otel-otlp",
             "OpenTelemetry Java agent, default instrumentation (parent-based always-on sampler), exporting traces and"
                     + " metrics over OTLP/HTTP protobuf to a real Argus collector (batch delay 1 s, metrics every 10 s,"
-                    + " like Argus's defaults)", "opentelemetry", true, 100, false);
+                    + " like Argus's defaults)", "opentelemetry", true, 100, false, "http/protobuf", null);
+    public static final Scenario OTEL_OTLP_GRPC = new Scenario("otel-otlp-grpc",
+            "OpenTelemetry Java agent as in otel-otlp, exporting over OTLP/gRPC to the collector's gRPC receiver",
+            "opentelemetry", true, 100, false, "grpc", null);
     public static final Scenario ELASTIC = new Scenario("elastic",
             "Elastic APM Java agent, default instrumentation (transaction_sample_rate 1.0), sending disabled",
-            "elastic", false, 100, false);
+            "elastic", false, 100, false, null, null);
 
-    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, OTEL, OTEL_OTLP,
-            ELASTIC);
+    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, DEFAULT_100_DEFERRED,
+            OTEL, OTEL_OTLP, OTEL_OTLP_GRPC, ELASTIC);
+
+    /** What a run without --scenarios runs: all but otel-otlp-grpc, which is asked for by name. */
+    public static final List<Scenario> DEFAULTS = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100,
+            DEFAULT_100_DEFERRED, OTEL, OTEL_OTLP, ELASTIC);
 
     public static Scenario byName(String name) {
         for (Scenario s : ALL) {
@@ -68,6 +82,29 @@ public record Scenario(String name, String description, String agent, boolean ne
         return agent.equals("none");
     }
 
+    /**
+     * Whether its start-up can be observed: the agent traces a request that carries a sampled
+     * {@code traceparent} and exports it to the run's collector (Argus at any sampling rate honours a
+     * sampled caller; so does OpenTelemetry's default parent-based sampler).
+     */
+    public boolean observable() {
+        return isArgus() && !onlyJvmPlugin || agent.equals("opentelemetry") && needsCollector;
+    }
+
+    /** Why only the ready time is measured, for a scenario that is not {@link #observable()}; null otherwise. */
+    public String readyOnlyReason() {
+        if (observable()) {
+            return null;
+        }
+        return switch (agent) {
+            case "none" -> "no agent";
+            case "argus" -> "only the jvm plugin: no request is traced";
+            case "opentelemetry" -> "its exporters are off: no trace reaches a collector";
+            case "elastic" -> "sending is off (disable_send): no trace reaches a collector";
+            default -> "not a tracing scenario";
+        };
+    }
+
     /** The peer jar's file name in the peers folder. */
     public String peerJar() {
         return switch (agent) {
@@ -81,7 +118,7 @@ public record Scenario(String name, String description, String agent, boolean ne
      * The JVM options this scenario adds to an instrumented process, exactly as passed.
      *
      * @param collectorAddress host:port of the collector's ingest port (Argus scenarios)
-     * @param otlpEndpoint     base URL of the collector's OTLP/HTTP port (OpenTelemetry exporting to it)
+     * @param otlpEndpoint     base URL of the collector's OTLP/HTTP or OTLP/gRPC port, as {@link #otlpProtocol}
      * @param plugins          the Argus plugin names (jvm-only switches off all but jvm)
      */
     public List<String> jvmOptions(String service, ArgusHome home, Path peersDir, String collectorAddress,
@@ -93,6 +130,9 @@ public record Scenario(String name, String description, String agent, boolean ne
                 o.add("-Dargus.service.name=" + service);
                 o.add("-Dargus.collector.address=" + collectorAddress);
                 o.add("-Dargus.tracing.samplingRate=" + samplingRate);
+                if (startupMode != null) {
+                    o.add("-Dargus.startup.mode=" + startupMode);
+                }
                 if (onlyJvmPlugin) {
                     for (String p : plugins) {
                         if (!p.equals("jvm")) {
@@ -105,7 +145,7 @@ public record Scenario(String name, String description, String agent, boolean ne
                 o.add("-javaagent:" + peersDir.resolve(peerJar()).toAbsolutePath().normalize());
                 o.add("-Dotel.service.name=" + service);
                 if (needsCollector) {
-                    o.add("-Dotel.exporter.otlp.protocol=http/protobuf");
+                    o.add("-Dotel.exporter.otlp.protocol=" + otlpProtocol);
                     o.add("-Dotel.exporter.otlp.endpoint=" + otlpEndpoint);
                     o.add("-Dotel.traces.exporter=otlp");
                     o.add("-Dotel.metrics.exporter=otlp");

@@ -82,6 +82,18 @@ public final class MooBenchMain {
         System.exit(status);
     }
 
+    /**
+     * Runs the benchmark for another tool (argus-perf's regression check) and returns its results, also written to
+     * {@code moobench.json} and {@code moobench.md} in the options' folder.
+     *
+     * @throws Exception when it could not start (missing agent or plugin) or failed as a whole
+     */
+    public static MooResults runFor(MooBenchOptions options, PrintStream console) throws Exception {
+        new MooBenchMain(options, console).run();
+        return JSON.readValue(options.out.toAbsolutePath().normalize().resolve("moobench.json").toFile(),
+                MooResults.class);
+    }
+
     /** A missing agent, plugin, peer or collector: nothing was started. */
     static final class SetupException extends Exception {
         private static final long serialVersionUID = 1L;

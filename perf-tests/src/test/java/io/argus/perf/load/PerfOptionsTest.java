@@ -14,10 +14,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PerfOptionsTest {
 
     @Test
-    void defaultsRunAllSixScenarios() throws Exception {
+    void defaultsRunEveryScenarioButOtlpGrpc() throws Exception {
         PerfOptions o = PerfOptions.parse(new String[0]);
-        assertThat(o.scenarios).containsExactly("baseline", "jvm-only", "default-0", "default-100", "otel", "otel-otlp",
-                "elastic");
+        assertThat(o.scenarios).containsExactly("baseline", "jvm-only", "default-0", "default-100", "default-100-deferred",
+                "otel", "otel-otlp", "elastic");
+        assertThat(o.observeTimeoutSeconds).isEqualTo(60);
+        assertThat(o.moobench).isEqualTo("short");
         assertThat(o.rounds).isEqualTo(10);
         assertThat(o.roundSize).isEqualTo(1000);
         assertThat(o.discardRounds).isEqualTo(1);
@@ -66,6 +68,10 @@ class PerfOptionsTest {
         assertThat(PerfOptions.parse(new String[]{"--target", "druid", "--endpoint", "health"}).endpoint)
                 .isEqualTo("health");
         assertThat(PerfOptions.parse(new String[]{}).endpoint).isEqualTo("call");
+        // the Spring Boot target: one JPA read by default, its endpoints only
+        assertThat(PerfOptions.parse(new String[]{"--target", "spring"}).endpoint).isEqualTo("owner");
+        assertThatThrownBy(() -> PerfOptions.parse(new String[]{"--target", "spring", "--endpoint", "call"}))
+                .hasMessageContaining("unknown endpoint 'call' for target spring");
 
         PerfOptions o = PerfOptions.parse(new String[]{"--scenarios", "baseline, otel", "--endpoint", "ping",
                 "--jvm-opt", "-Xss512k", "--jvm-opt=--add-opens=java.base/java.lang=ALL-UNNAMED"});
@@ -81,7 +87,7 @@ class PerfOptionsTest {
                 List.of("--rounds", "3", "--discard", "3"), List.of("--endpoint", "slow"),
                 List.of("--endpoint", "health"), List.of("--target", "druid", "--endpoint", "call"),
                 List.of("--scenarios", "otel,otel"), List.of("--round-size", "0"),
-                List.of("--java", "/no/such/java"))) {
+                List.of("--java", "/no/such/java"), List.of("--observe-timeout", "0"), List.of("--moobench", "long"))) {
             assertThatThrownBy(() -> PerfOptions.parse(args.toArray(String[]::new)))
                     .as(String.join(" ", args)).isInstanceOf(PerfOptions.BadArguments.class)
                     .hasMessageNotContaining("Exception");
@@ -135,5 +141,15 @@ class PerfOptionsTest {
                 "-Delastic.apm.disable_send=true", "-Delastic.apm.service_name=front",
                 "-Delastic.apm.central_config=false", "-Delastic.apm.cloud_provider=NONE");
         assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of())).isEmpty();
+        // the deferred start-up is Argus at 100% with the opt-in mode; the default mode is left to the agent
+        assertThat(Scenario.DEFAULT_100_DEFERRED.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
+                .contains("-Dargus.tracing.samplingRate=100", "-Dargus.startup.mode=deferred");
+        assertThat(Scenario.DEFAULT_100.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
+                .noneMatch(o -> o.startsWith("-Dargus.startup"));
+        // observed where the agent exports a sampled caller's trace to the run's collector
+        assertThat(Scenario.ALL.stream().filter(Scenario::observable).map(Scenario::name))
+                .containsExactly("default-0", "default-100", "default-100-deferred", "otel-otlp", "otel-otlp-grpc");
+        assertThat(Scenario.OTEL.readyOnlyReason()).contains("exporters are off");
+        assertThat(Scenario.DEFAULT_0.readyOnlyReason()).isNull();
     }
 }

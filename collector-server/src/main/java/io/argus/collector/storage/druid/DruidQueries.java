@@ -147,7 +147,9 @@ final class DruidQueries {
      * cells (steps without a cell are filled in afterwards).
      */
     DruidStatement redSeries(RedQuery q) {
-        String step = stepStart(q.stepMs());
+        long from = q.range().fromMs();
+        String step = "(TIMESTAMP_TO_MILLIS(__time) - " + from + ") / " + q.stepMs() + " * " + q.stepMs() + " + "
+                + from;
         StringBuilder sql = new StringBuilder("SELECT ").append(step).append(" AS step_ms, SUM(\"count\") AS \"count\","
                 + " SUM(errors) AS errors, MIN(min_ns) AS min_ns, MAX(max_ns) AS max_ns").append(bucketSums())
                 .append(" FROM ").append(quoted(ds.calls())).append(" WHERE service = ? AND kind = ? AND ")

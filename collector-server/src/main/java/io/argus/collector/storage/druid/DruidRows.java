@@ -137,7 +137,7 @@ final class DruidRows {
         long step = q.stepMs();
         double stepSeconds = step / 1000.0;
         List<RedPoint> points = new ArrayList<>();
-        for (long t = Math.floorDiv(q.range().fromMs(), step) * step; t < q.range().toMs(); t += step) {
+        for (long t = q.range().fromMs(); t < q.range().toMs(); t += step) {
             JsonNode r = bySteps.get(t);
             long count = r == null ? 0 : r.path("count").asLong();
             if (count == 0) {

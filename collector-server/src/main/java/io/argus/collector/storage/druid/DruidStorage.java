@@ -154,9 +154,20 @@ public final class DruidStorage implements QueryStore, AgentStore, AgentDirector
                 orEmpty(() -> client.query(queries.serviceMapServices(range))));
     }
 
+    /** Call metric cells are rolled up per minute at ingestion ({@code DruidSpecs}). */
+    static final long ROLLUP_MS = 60_000;
+
+    @Override
+    public long callResolutionMs() {
+        return ROLLUP_MS;
+    }
+
     @Override
     public RedSeries redSeries(RedQuery query) {
-        RedQuery rolled = new RedQuery(query.service(), query.kind(), query.method(), query.route(), query.range(),
+        // whole minutes: the steps start at the range's start, and each must hold whole rolled-up rows
+        TimeRange range = new TimeRange(Math.floorDiv(query.range().fromMs(), ROLLUP_MS) * ROLLUP_MS,
+                query.range().toMs());
+        RedQuery rolled = new RedQuery(query.service(), query.kind(), query.method(), query.route(), range,
                 rollupStep(query.stepMs()));
         return rows.red(rolled, orEmpty(() -> client.query(queries.redSeries(rolled))));
     }
@@ -166,7 +177,7 @@ public final class DruidStorage implements QueryStore, AgentStore, AgentDirector
      * point empty: the step is rounded up to whole minutes.
      */
     static long rollupStep(long stepMs) {
-        long minute = 60_000;
+        long minute = ROLLUP_MS;
         return Math.max(minute, (stepMs + minute - 1) / minute * minute);
     }
 

@@ -29,8 +29,9 @@ final class DuckDbSeries {
 
     RedSeries red(RedQuery q) {
         long step = q.stepMs();
+        String stepStart = stepStart(q);
         Map<Long, StepTotals> totals = sql.query(
-                "SELECT ts_ms // " + step + " * " + step + " AS step_ms, sum(count), sum(errors), min(min_nanos),"
+                "SELECT " + stepStart + " AS step_ms, sum(count), sum(errors), min(min_nanos),"
                         + " max(max_nanos) FROM http_metrics WHERE " + cellFilter(q, new SqlParams()) + " GROUP BY ALL",
                 params(q), rs -> {
                     Map<Long, StepTotals> out = new HashMap<>();
@@ -41,7 +42,7 @@ final class DuckDbSeries {
                     return out;
                 });
         Map<Long, MergedHistogram> histograms = sql.query(
-                "SELECT step_ms, bound, sum(coalesce(cnt, 0)) FROM (SELECT ts_ms // " + step + " * " + step
+                "SELECT step_ms, bound, sum(coalesce(cnt, 0)) FROM (SELECT " + stepStart
                         + " AS step_ms, unnest(bucket_bounds) AS bound, unnest(bucket_counts) AS cnt"
                         + " FROM http_metrics WHERE " + cellFilter(q, new SqlParams()) + ") GROUP BY ALL",
                 params(q), rs -> {
@@ -55,7 +56,7 @@ final class DuckDbSeries {
                 });
         double stepSeconds = step / 1000.0;
         List<RedPoint> points = new ArrayList<>();
-        for (long t = Math.floorDiv(q.range().fromMs(), step) * step; t < q.range().toMs(); t += step) {
+        for (long t = q.range().fromMs(); t < q.range().toMs(); t += step) {
             StepTotals s = totals.get(t);
             if (s == null || s.count() == 0) {
                 points.add(new RedPoint(t, 0, 0, 0, 0, null, null, null));
@@ -69,6 +70,12 @@ final class DuckDbSeries {
                     ms(h.percentile(0.95, min, max)), ms(h.percentile(0.99, min, max))));
         }
         return new RedSeries(q.service(), q.kind(), q.method(), q.route(), step, points);
+    }
+
+    /** The start of the step a cell falls in: steps start at the range's start (both are plain numbers). */
+    private static String stepStart(RedQuery q) {
+        long from = q.range().fromMs();
+        return "(ts_ms - " + from + ") // " + q.stepMs() + " * " + q.stepMs() + " + " + from;
     }
 
     private static String cellFilter(RedQuery q, SqlParams p) {

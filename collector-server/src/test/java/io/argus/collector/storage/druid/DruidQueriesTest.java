@@ -135,19 +135,20 @@ class DruidQueriesTest {
     }
 
     @Test
-    void redSeriesSumsCellsAndBucketsPerEpochAlignedStep() {
+    void redSeriesSumsCellsAndBucketsPerStepFromTheRangeStart() {
         DruidStatement all = queries.redSeries(new RedQuery("orders", "server", null, null, HOUR, 60_000));
-        assertThat(all.sql()).startsWith("SELECT TIMESTAMP_TO_MILLIS(__time) / 60000 * 60000 AS step_ms,"
+        assertThat(all.sql()).startsWith("SELECT (TIMESTAMP_TO_MILLIS(__time) - 1764000000000) / 60000 * 60000"
+                + " + 1764000000000 AS step_ms,"
                 + " SUM(\"count\") AS \"count\", SUM(errors) AS errors, MIN(min_ns) AS min_ns, MAX(max_ns) AS max_ns,"
                 + " SUM(bucket_00) AS bucket_00");
         assertThat(all.sql()).contains("SUM(bucket_71) AS bucket_71 FROM \"argus-calls\" WHERE service = ? AND kind = ?"
                 + " AND __time >= MILLIS_TO_TIMESTAMP(?) AND __time < MILLIS_TO_TIMESTAMP(?)"
-                + " GROUP BY TIMESTAMP_TO_MILLIS(__time) / 60000 * 60000");
+                + " GROUP BY (TIMESTAMP_TO_MILLIS(__time) - 1764000000000) / 60000 * 60000 + 1764000000000");
         assertThat(all.parameters()).containsExactly("orders", "server", HOUR.fromMs(), HOUR.toMs());
 
         DruidStatement one = queries.redSeries(new RedQuery("orders", "client", "GET", "stock:8080", HOUR, 300_000));
-        assertThat(one.sql()).contains("AND \"method\" = ? AND target = ? GROUP BY TIMESTAMP_TO_MILLIS(__time)"
-                + " / 300000 * 300000");
+        assertThat(one.sql()).contains("AND \"method\" = ? AND target = ? GROUP BY (TIMESTAMP_TO_MILLIS(__time)"
+                + " - 1764000000000) / 300000 * 300000 + 1764000000000");
         assertThat(one.parameters()).containsExactly("orders", "client", HOUR.fromMs(), HOUR.toMs(), "GET",
                 "stock:8080");
     }

@@ -58,6 +58,19 @@ public final class Http {
      * milliseconds while a JVM starts, so it barely competes with the JVM for the CPU.
      */
     public static int probe(RequestSpec spec, int timeoutMillis) {
+        return probe(spec, timeoutMillis, null);
+    }
+
+    /** {@link #probe(RequestSpec, int)} with a W3C {@code traceparent} header, when not null. */
+    public static int probe(RequestSpec spec, int timeoutMillis, String traceparent) {
+        return probe(spec, timeoutMillis, timeoutMillis, traceparent);
+    }
+
+    /**
+     * {@link #probe(RequestSpec, int, String)} with a read timeout of its own: a server that accepted the connection
+     * may hold the request a while (an agent's start gate holds the first one until its probes are in).
+     */
+    public static int probe(RequestSpec spec, int connectTimeoutMillis, int readTimeoutMillis, String traceparent) {
         URI uri = spec.uri();
         int port = uri.getPort() > 0 ? uri.getPort() : 80;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -69,14 +82,17 @@ public final class Http {
                 .append(spec.method()).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(uri.getHost()).append(':').append(port).append("\r\n")
                 .append("Connection: close\r\n");
+        if (traceparent != null) {
+            head.append("traceparent: ").append(traceparent).append("\r\n");
+        }
         if (spec.body() != null) {
             head.append("Content-Type: ").append(spec.contentType()).append("\r\n")
                     .append("Content-Length: ").append(body.length).append("\r\n");
         }
         head.append("\r\n");
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(uri.getHost(), port), timeoutMillis);
-            s.setSoTimeout(timeoutMillis);
+            s.connect(new InetSocketAddress(uri.getHost(), port), connectTimeoutMillis);
+            s.setSoTimeout(readTimeoutMillis);
             OutputStream out = s.getOutputStream();
             out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
             out.write(body);

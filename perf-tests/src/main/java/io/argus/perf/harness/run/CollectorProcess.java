@@ -31,6 +31,7 @@ public final class CollectorProcess implements AutoCloseable {
             "Argus collector started: ingest ([^\\s,]+):(\\d+), http http://([^/\\s]+):(\\d+)/");
     /** The OTLP/HTTP part of the same line, when the receiver is on. */
     static final Pattern OTLP = Pattern.compile("otlp (https?)://([^/\\s]+):(\\d+)/v1/");
+    static final Pattern OTLP_GRPC = Pattern.compile("otlp/grpc ([^\\s,]+):(\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ManagedProcess process;
@@ -38,13 +39,16 @@ public final class CollectorProcess implements AutoCloseable {
     private final int httpPort;
     /** Base URL of the OTLP/HTTP receiver ({@code http://127.0.0.1:port}), or null when it is off. */
     private final String otlpEndpoint;
+    private final String otlpGrpcEndpoint;
     private final Path dataDir;
 
-    private CollectorProcess(ManagedProcess process, int ingestPort, int httpPort, String otlpEndpoint, Path dataDir) {
+    private CollectorProcess(ManagedProcess process, int ingestPort, int httpPort, String otlpEndpoint,
+                             String otlpGrpcEndpoint, Path dataDir) {
         this.process = process;
         this.ingestPort = ingestPort;
         this.httpPort = httpPort;
         this.otlpEndpoint = otlpEndpoint;
+        this.otlpGrpcEndpoint = otlpGrpcEndpoint;
         this.dataDir = dataDir;
     }
 
@@ -93,14 +97,15 @@ public final class CollectorProcess implements AutoCloseable {
     }
 
     /**
-     * @param otlp with the OTLP/HTTP receiver on a loopback port that was free a moment before (the collector's
-     *             command line has no "any free port" for it); otherwise it is off
+     * @param otlp with the OTLP/HTTP and OTLP/gRPC receivers on loopback ports that were free a moment before (the
+     *             collector's command line has no "any free port" for them); otherwise they are off
      */
     public static CollectorProcess start(Launch launch, Path dataDir, Path log, Duration timeout, boolean otlp)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         List<String> cmd = new ArrayList<>(launch.command());
         cmd.addAll(List.of("--ingest-port", "0", "--http-port", "0", "--otlp-http-port",
+                otlp ? Integer.toString(freeLoopbackPort()) : "0", "--otlp-grpc-port",
                 otlp ? Integer.toString(freeLoopbackPort()) : "0", "--data-dir", dataDir.toString()));
         ManagedProcess p = launch.isolated()
                 ? ManagedProcess.startIsolated("collector", cmd, dataDir, launch.env(), log, Map.of("ready", STARTED))
@@ -115,7 +120,7 @@ public final class CollectorProcess implements AutoCloseable {
             Matcher m = STARTED.matcher(line);
             m.find();
             CollectorProcess c = new CollectorProcess(p, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4)),
-                    otlpEndpoint(line), dataDir);
+                    otlpEndpoint(line), otlpGrpcEndpoint(line), dataDir);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (Http.probe(RequestSpec.get(c.api("/api/services")), 1000) != 200) {
                 if (System.nanoTime() > deadline || !p.isAlive()) {
@@ -140,6 +145,18 @@ public final class CollectorProcess implements AutoCloseable {
     static String otlpEndpoint(String startLine) {
         Matcher m = OTLP.matcher(startLine);
         return m.find() ? m.group(1) + "://" + m.group(2) + ":" + m.group(3) : null;
+    }
+
+    /** {@code http://host:port} of the OTLP/gRPC receiver named in the start line, or null. */
+    static String otlpGrpcEndpoint(String startLine) {
+        Matcher m = OTLP_GRPC.matcher(startLine);
+        return m.find() ? (startLine.contains("otlp https://") ? "https://" : "http://") + m.group(1) + ":"
+                + m.group(2) : null;
+    }
+
+    /** Base URL of the OTLP/gRPC receiver for {@code otel.exporter.otlp.endpoint}; null when it is off. */
+    public String otlpGrpcEndpoint() {
+        return otlpGrpcEndpoint;
     }
 
     /** Base URL for OpenTelemetry's {@code otel.exporter.otlp.endpoint}; null when the receiver is off. */
@@ -206,6 +223,20 @@ public final class CollectorProcess implements AutoCloseable {
                     + r.body().substring(0, Math.min(200, r.body().length())));
         }
         return countTraces(JSON.readTree(r.body()));
+    }
+
+    /**
+     * Whether the collector stored the trace ({@code GET /api/traces/{traceId}}: 200), or not (404).
+     *
+     * @throws IOException on any other answer
+     */
+    public boolean hasTrace(String traceId) throws IOException, InterruptedException {
+        Http.Response r = Http.get(api("/api/traces/" + traceId), Duration.ofSeconds(30));
+        if (r.status() == 200 || r.status() == 404) {
+            return r.status() == 200;
+        }
+        throw new IOException("GET /api/traces/" + traceId + " answered " + r.status() + ": "
+                + r.body().substring(0, Math.min(200, r.body().length())));
     }
 
     /** The newest trace of the service: [traceId, spanCount, services...] from /api/traces and /api/traces/{id}, or null. */

@@ -20,6 +20,8 @@ public class RunResults {
     public Machine machine = new Machine();
     public List<ScenarioResult> scenarios = new ArrayList<>();
     public List<Comparison> comparisons = new ArrayList<>();
+    /** The short MooBench configuration the run ends with (the per-call regression check); null when skipped. */
+    public MooBenchCheck moobench;
     public List<String> notes = new ArrayList<>();
 
     public ScenarioResult scenario(String name) {
@@ -43,6 +45,10 @@ public class RunResults {
         public int loadPasses = 1;
         public int gatlingUsers;
         public int gatlingSeconds;
+        /** How long a process is probed after its first answer before it counts as never observed, in seconds. */
+        public int observeTimeoutSeconds;
+        /** The MooBench configuration of the regression section: short or none. */
+        public String moobench;
         public String java;
         public String argusHome;
         public String peersDir;
@@ -83,6 +89,12 @@ public class RunResults {
         public List<String> errors = new ArrayList<>();
         /** Per service: the JVM options this scenario adds (agent flags), exactly as passed. */
         public java.util.Map<String, List<String>> jvmOptions = new java.util.LinkedHashMap<>();
+        /**
+         * True when its start-up is measured until observed (its agent traces a sampled caller's request and
+         * exports it to the run's collector); false for ready only, {@link #readyOnlyReason} saying why.
+         */
+        public boolean observable;
+        public String readyOnlyReason;
         public List<StartupLaunch> startup = new ArrayList<>();
         public ClosedLoop closedLoop;
         public Gatling gatling;
@@ -102,6 +114,13 @@ public class RunResults {
         public double totalReadyMs;
         /** Sum over processes of the 'Started @Nms' values, when every process printed one. */
         public Double totalStartedLogMs;
+        /**
+         * Sum over the instrumented processes of spawn-to-observed; a process never observed counts with the time
+         * its probing gave up (a lower bound). Null when the scenario is not observable or was not probed.
+         */
+        public Double totalObservedMs;
+        /** Instrumented processes of this launch that were never observed within the bound. */
+        public int neverObserved;
         public String error;
     }
 
@@ -125,6 +144,29 @@ public class RunResults {
         public String agentLine;
         /** Argus only: 'started in N ms' from the agent's line: from premain until the agent was up. */
         public Long agentInitMs;
+        /**
+         * From spawn to the sending of the earliest probe, from the first answer on, whose trace the run's collector
+         * stored (each probe carries a sampled traceparent of its own), or to {@link #readyMs} when that probe was the
+         * first answered one: when the process was observed. Null when it was not probed or never observed.
+         */
+        public Double observedMs;
+        /**
+         * When that probe was sent. Before ready when it is the first answered probe: with the start gate, the
+         * application's first request waits for the agent's engine, so it was sent before the first answer came.
+         */
+        public Double observedProbeSentMs;
+        /** observed, never observed, or not probed; with the reason for the latter two. */
+        public String observation;
+        /** Probes sent from the first answer on (the readiness probe that answered first included). */
+        public Integer probesSent;
+        /** Readiness polls answered with another status before the first success (served, each with a traceparent). */
+        public Integer answeredBeforeReady;
+        /** Answered probes before the earliest stored one: requests the application served unobserved. */
+        public Integer probesUnobserved;
+        /** The trace id of the earliest stored probe. */
+        public String observedTraceId;
+        /** For a process never observed: from spawn until the probing gave up (its observed time is later). */
+        public Double observeGaveUpMs;
         public String log;
     }
 
@@ -164,6 +206,18 @@ public class RunResults {
         public double wallMs;
         /** Every request's latency in microseconds, in order. */
         public int[] latenciesUs;
+        /**
+         * Per process (service name): CPU time over this round's window, in ms. The windows are contiguous (the
+         * figures are read before the first round and after each one), each thread's run time summed from
+         * /proc/[pid]/task/[tid]/schedstat (nanoseconds), or from /proc/[pid]/stat (clock ticks) where a thread
+         * ended within the window.
+         */
+        public java.util.Map<String, Double> cpuMs = new java.util.LinkedHashMap<>();
+        /** Per process: bytes its threads allocated over the window (ThreadMXBean), where the JVM could be attached. */
+        public java.util.Map<String, Long> allocatedBytes = new java.util.LinkedHashMap<>();
+        /** The collector's CPU time over the window, in ms, and the spans it stored in it (its own counter). */
+        public Double collectorCpuMs;
+        public Double collectorSpansStored;
     }
 
     public static class Gatling {
@@ -193,10 +247,19 @@ public class RunResults {
     public static class ProcessResources {
         public String service;
         public long pid;
-        /** utime+stime spent during the measured (non-discarded) closed-loop rounds. */
+        /** False for a process the agent does not go on (Druid's ZooKeeper). */
+        public boolean instrumented = true;
+        /** utime+stime spent during the measured (non-discarded) closed-loop rounds (/proc/[pid]/stat). */
         public double cpuMsMeasured;
         public long measuredRequests;
         public double cpuUsPerRequest;
+        /** Bytes allocated over the measured rounds, per request (ThreadMXBean); null where not attached. */
+        public Double allocBytesPerRequest;
+        /** How allocation was read, or why it was not. */
+        public String allocSource;
+        /** Over the Gatling run: CPU µs (/proc/[pid]/stat) and bytes allocated per Gatling request. */
+        public Double gatlingCpuUsPerRequest;
+        public Double gatlingAllocBytesPerRequest;
         /** Whole-life CPU time at the end of the load phase. */
         public double cpuMsTotal;
         /** Peak resident set size (VmHWM) at the end of the load phase. */
@@ -236,6 +299,11 @@ public class RunResults {
         public List<String> sampleTraceServices = new ArrayList<>();
         /** Requests sent to the target during the load phase (each one is a trace at sampling 100%). */
         public long requestsSent;
+        /**
+         * Of those, the start-up probes of the service the traces are counted of: each carries a sampled traceparent,
+         * so they are the traces a 0% scenario stores.
+         */
+        public long probeRequests;
         public String query;
         /** A load request's trace checked for the full service chain (sampling > 0 only). */
         public String traceChain;
@@ -250,6 +318,35 @@ public class RunResults {
         public Double cpuUsPerSpan;
         /** cpuMsLoad / the requests of the load phase, in µs: to set beside the application's CPU per request. */
         public Double cpuUsPerRequest;
+        /** Over the Gatling run alone: the collector's CPU per span stored. */
+        public Double gatlingCpuUsPerSpan;
+    }
+
+    /**
+     * The short MooBench run of the regression section: per configuration the mean and median time of a
+     * trace, and the portions per instrumented call (I = T+I - T, C = T+I+C - T+I).
+     */
+    public static class MooBenchCheck {
+        /** The argus-moobench arguments used. */
+        public List<String> arguments = new ArrayList<>();
+        public int depth;
+        public long calls;
+        public List<MooBenchConfig> configs = new ArrayList<>();
+        /** Portion (I, C) to ns per call: mean and median. */
+        public java.util.Map<String, Double> perCallMeanNs = new java.util.LinkedHashMap<>();
+        public java.util.Map<String, Double> perCallMedianNs = new java.util.LinkedHashMap<>();
+        /** Where its own report is, relative to the report folder. */
+        public String report;
+        public double seconds;
+        public String error;
+    }
+
+    public static class MooBenchConfig {
+        public String name;
+        public int runs;
+        public Double meanNs;
+        public Double ci95Ns;
+        public Double medianNs;
     }
 
     public static class Comparison {
@@ -290,9 +387,36 @@ public class RunResults {
         /** 0-based indices of this scenario's samples outside Tukey's fences (1.5 IQR). */
         public List<Integer> outliers = new ArrayList<>();
         public List<Integer> baselineOutliers = new ArrayList<>();
+        /**
+         * What the scenario was compared with: baseline, baseline's startupMs (observed against the baseline's
+         * ready time), another scenario (the collector's cost over OTLP against default-100), or none (a value
+         * held to a target of its own).
+         */
+        public String versus;
+        /**
+         * The ratio scenario / baseline as the Hodges-Lehmann estimate on the log values (the median of all
+         * pairwise ratios) with its distribution-free 95% interval (exact from the Mann-Whitney distribution up
+         * to 50 values a side); the interval is unbounded (null ends) when the samples are too few.
+         */
+        public Double ratioEstimate;
+        public Double ratioLow;
+        public Double ratioHigh;
+        /** The same for the difference scenario - baseline, in the metric's unit. */
+        public Double differenceEstimate;
+        public Double differenceLow;
+        public Double differenceHigh;
+        /** The actual coverage of the ratio's (or difference's) interval. */
+        public Double intervalCoverage;
         /** The anchors target, e.g. "ratio <= 1.10", or null where there is none. */
         public String target;
-        /** PASS, FAIL, INCONCLUSIVE (misses the target but not significantly), or n/a. */
+        /**
+         * PASS (the whole interval on the good side of the target), FAIL (wholly on the bad side), INCONCLUSIVE,
+         * or n/a without a target.
+         */
         public String verdict;
+        /** For INCONCLUSIVE: samples per side (launches or rounds, see {@link #samplesUnit}) likely to decide it. */
+        public Integer samplesToDecide;
+        /** launches or rounds. */
+        public String samplesUnit;
     }
 }

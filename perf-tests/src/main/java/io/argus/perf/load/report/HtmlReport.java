@@ -54,17 +54,22 @@ public final class HtmlReport {
 
     static String startupChart(RunResults r) {
         List<String> cats = new ArrayList<>();
-        double[] medians = new double[r.scenarios.size()];
+        double[] ready = new double[r.scenarios.size()];
+        double[] observed = new double[r.scenarios.size()];
         List<double[]> points = new ArrayList<>();
         for (int i = 0; i < r.scenarios.size(); i++) {
             ScenarioResult s = r.scenarios.get(i);
             cats.add(s.name);
             double[] x = Analysis.samples(s, "startupMs");
-            medians[i] = x.length == 0 ? Double.NaN : Stats.median(x);
-            points.add(x);
+            double[] o = Analysis.samples(s, "observedMs");
+            ready[i] = x.length == 0 ? Double.NaN : Stats.median(x);
+            observed[i] = o.length == 0 ? Double.NaN : Stats.median(o);
+            points.add(o.length == 0 ? x : o);
         }
-        return Svg.bars("chart-startup", "Startup: spawn to first response, sum over processes (bar: median; dots: launches)",
-                "ms", cats, List.of(new Svg.Series("median", medians)), points);
+        return Svg.bars("chart-startup", "Startup, sum over processes: ready (first answer) and observed (first request"
+                        + " whose trace reached the collector); bars: medians; dots: every launch's observed time, or ready"
+                        + " where nothing is observed", "ms", cats,
+                List.of(new Svg.Series("ready", ready), new Svg.Series("observed", observed)), points);
     }
 
     static String latencyChart(RunResults r) {
@@ -111,14 +116,20 @@ public final class HtmlReport {
     static String cpuChart(RunResults r) {
         List<String> cats = new ArrayList<>();
         double[] v = new double[r.scenarios.size()];
+        double[] g = new double[r.scenarios.size()];
+        List<double[]> points = new ArrayList<>();
         for (int i = 0; i < r.scenarios.size(); i++) {
             ScenarioResult s = r.scenarios.get(i);
             cats.add(s.name);
-            Double c = Analysis.single(s, "cpuUsPerRequest");
-            v[i] = c == null ? Double.NaN : c;
+            double[] rounds = Analysis.samples(s, "cpuUsPerRequest");
+            v[i] = median(rounds);
+            Double gatling = Analysis.single(s, "gatlingCpuUsPerRequest");
+            g[i] = gatling == null ? Double.NaN : gatling;
+            points.add(rounds);
         }
-        return Svg.bars("chart-cpu", "CPU time per request over the measured rounds, all target processes", "µs", cats,
-                List.of(new Svg.Series("CPU µs/request", v)), null);
+        return Svg.bars("chart-cpu", "CPU time per request, all target processes (bars: closed loop, median over the"
+                        + " measured rounds, and Gatling's whole run; dots: every measured round)", "µs", cats,
+                List.of(new Svg.Series("closed loop", v), new Svg.Series("Gatling", g)), points);
     }
 
     private static double median(double[] x) {

@@ -11,13 +11,13 @@ import java.util.List;
 public final class MarkdownReport {
 
     public static final List<String> SECTIONS = List.of("Headline", "Method", "Machine", "Scenarios and agent settings",
-            "Startup", "Start-up footprint", "Closed loop", "Gatling", "Resources", "Collector", "Statistics vs baseline",
-            "Errors and outliers");
+            "Startup", "Cost per request", "Regression checks", "Closed loop", "Gatling", "Resources", "Collector",
+            "Statistics vs baseline", "Errors and outliers");
 
     private static final List<Section<RunResults>> RENDERERS = List.of(new HeadlineSection(), new MethodSection(),
-            new MachineSection(), new ScenariosSection(), new StartupSection(), new StartupFootprintSection(), new ClosedLoopSection(),
-            new GatlingSection(), new ResourcesSection(), new CollectorSection(), new StatisticsSection(),
-            new ErrorsSection());
+            new MachineSection(), new ScenariosSection(), new StartupSection(), new CostSection(), new RegressionSection(),
+            new ClosedLoopSection(), new GatlingSection(), new ResourcesSection(), new CollectorSection(),
+            new StatisticsSection(), new ErrorsSection());
 
     private MarkdownReport() {
     }

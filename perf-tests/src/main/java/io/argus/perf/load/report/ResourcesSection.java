@@ -13,20 +13,24 @@ final class ResourcesSection implements Section<RunResults> {
     @Override
     public void render(RunResults r, Markdown md) {
         md.section("Resources");
-        md.line("Per process, from the load-phase launch. CPU per request covers the measured closed-loop rounds; "
-                + "memory, threads and totals are taken at the end of the load phase.");
+        md.line("Per process, from the load-phase launch. CPU (/proc/<pid>/stat) and allocation (ThreadMXBean) per request "
+                + "cover the measured closed-loop rounds (per round, with intervals: *Cost per request*); memory, threads "
+                + "and totals are taken at the end of the load phase. The threads include the harness's JMX connection "
+                + "(a few, in every scenario alike).");
         md.line("");
-        md.row("Scenario", "Process", "CPU µs/request", "CPU ms (measured)", "Peak RSS MB", "RSS MB", "Heap after GC MB",
-                "Threads", "GC count (measured / total)", "GC ms (measured / total)");
-        md.sep(10);
+        md.row("Scenario", "Process", "CPU µs/request", "CPU ms (measured)", "Alloc B/request", "Peak RSS MB", "RSS MB",
+                "Heap after GC MB", "Threads", "GC count (measured / total)", "GC ms (measured / total)", "Note");
+        md.sep(12);
         for (ScenarioResult s : r.scenarios) {
             for (ProcessResources p : s.resources) {
                 md.row(s.name, p.service, Fmt.num(p.cpuUsPerRequest, 1), Fmt.num(p.cpuMsMeasured, 0),
+                        Fmt.num(p.allocBytesPerRequest, 0),
                         Fmt.num(p.vmHwmKb / 1024.0, 1), Fmt.num(p.vmRssKb / 1024.0, 1),
                         p.heapUsedAfterGcKb == null ? Fmt.NONE : Fmt.num(p.heapUsedAfterGcKb / 1024.0, 1),
                         Integer.toString(p.threads),
                         str(p.gcCountMeasured) + " / " + str(p.gcCountTotal),
-                        Fmt.num(p.gcTimeMsMeasured, 1) + " / " + Fmt.num(p.gcTimeMsTotal, 1));
+                        Fmt.num(p.gcTimeMsMeasured, 1) + " / " + Fmt.num(p.gcTimeMsTotal, 1),
+                        p.note == null ? "" : Fmt.cell(p.note));
             }
         }
         md.line("");

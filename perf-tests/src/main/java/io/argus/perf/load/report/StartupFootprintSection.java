@@ -9,9 +9,6 @@ import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.model.RunResults.ScenarioResult;
 import io.argus.perf.load.model.RunResults.StartupLaunch;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
 import java.util.Properties;
 import java.util.Set;
@@ -29,6 +26,7 @@ import java.util.regex.Pattern;
 final class StartupFootprintSection implements Section<RunResults> {
 
     static final String PREVIOUS = "startup-previous.properties";
+    static final String TITLE = "Start-up footprint";
     private static final Pattern JAVA_MAJOR = Pattern.compile("version \"(\\d+)");
 
     private static final Function<ProcessStartup, Double> CLASSES =
@@ -39,7 +37,7 @@ final class StartupFootprintSection implements Section<RunResults> {
     private final Properties previous;
 
     StartupFootprintSection() {
-        this(loadPrevious());
+        this(PreviousFigures.load(PREVIOUS));
     }
 
     StartupFootprintSection(Properties previous) {
@@ -48,7 +46,8 @@ final class StartupFootprintSection implements Section<RunResults> {
 
     @Override
     public void render(RunResults r, Markdown md) {
-        md.section("Start-up footprint");
+        md.line("### " + TITLE);
+        md.line("");
         ScenarioResult base = r.scenario("baseline");
         if (base == null) {
             md.line("No baseline scenario in this run: the agent's own classes and CPU cannot be told apart.");
@@ -130,17 +129,5 @@ final class StartupFootprintSection implements Section<RunResults> {
             }
         }
         return services;
-    }
-
-    private static Properties loadPrevious() {
-        Properties p = new Properties();
-        try (InputStream in = StartupFootprintSection.class.getResourceAsStream(PREVIOUS)) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + PREVIOUS, e);
-        }
-        return p;
     }
 }

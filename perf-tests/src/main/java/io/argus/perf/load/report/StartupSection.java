@@ -22,13 +22,25 @@ final class StartupSection implements Section<RunResults> {
     @Override
     public void render(RunResults r, Markdown md) {
         md.section("Startup");
+        md.line("Ready: from just before the fork to the first successful answer of the process's readiness check. "
+                + "Observed (tracing scenarios): from the same moment to the sending of the earliest request, from that "
+                + "first answer on, whose trace the run's collector stored; the harness keeps probing the readiness "
+                + "endpoint (every 10 ms, later every 2% of the time since the first answer), each probe with a sampled "
+                + "traceparent of its own, and asks the collector for them (`GET /api/traces/{traceId}`). A process not "
+                + "observed within " + r.settings.observeTimeoutSeconds + " s of its first answer counts as never "
+                + "observed, with the time the probing gave up (a lower bound). Observed is never before ready: when the "
+                + "first answered request is itself traced it equals ready (with Argus's start gate that request may "
+                + "have waited for the agent's engine; results.json keeps when it was sent, `observedProbeSentMs`).");
+        md.line("");
         Set<String> services = services(r);
         List<String> head = new ArrayList<>(List.of("Scenario", "n"));
         for (String svc : services) {
             head.add(svc + " ready ms");
+            head.add(svc + " observed ms");
             head.add(svc + " Started @ms");
         }
-        head.addAll(List.of("Total ready ms (median)", "95% CI", "Total Started @ms", "Argus up ms"));
+        head.addAll(List.of("Total ready ms (median)", "95% CI", "Total observed ms", "95% CI", "Total Started @ms",
+                "Argus up ms"));
         md.row(head.toArray(String[]::new));
         md.sep(head.size());
         for (ScenarioResult s : r.scenarios) {
@@ -38,15 +50,11 @@ final class StartupSection implements Section<RunResults> {
             cells.add(Integer.toString(total.length));
             for (String svc : services) {
                 cells.add(medianOf(s, svc, false));
+                cells.add(s.observable ? num(median(s, svc, StartupSection::observedOrGaveUp)) : Fmt.NONE);
                 cells.add(medianOf(s, svc, true));
             }
-            if (total.length == 0) {
-                cells.addAll(List.of(Fmt.NONE, Fmt.NONE));
-            } else {
-                Stats.Interval ci = Stats.medianConfidenceInterval(total, 0.95);
-                cells.add(Fmt.num(ci.estimate(), 0));
-                cells.add(ci(ci));
-            }
+            cells.addAll(medianWithInterval(total));
+            cells.addAll(s.observable ? medianWithInterval(Analysis.samples(s, "observedMs")) : List.of("ready only", ""));
             double[] logged = Analysis.samples(s, "startedLogMs");
             cells.add(logged.length == 0 ? Fmt.NONE : Fmt.num(Stats.median(logged), 0));
             List<Double> init = new ArrayList<>();
@@ -62,10 +70,19 @@ final class StartupSection implements Section<RunResults> {
             md.row(cells.toArray(String[]::new));
         }
         md.line("");
-        md.line("Argus up ms: from premain to the agent's start line, median over processes: by then it waited for a"
-                + " spare core, loaded its plugins and put in its probes. The harness waits for that line before it"
-                + " launches the next process, so one agent's start-up never lands in another process's.");
+        md.line("Argus up ms: from premain to the agent's start line, median over processes: by then it loaded its"
+                + " plugins and put in its probes (with argus.startup.mode=deferred, after waiting for a spare core). The"
+                + " harness waits for a tracing scenario's process to be observed, and for that line, before it launches"
+                + " the next process, so one agent's start-up never lands in another process's.");
         md.line("");
+        for (ScenarioResult s : r.scenarios) {
+            if (!s.observable) {
+                md.bullet(s.name + ": ready only (" + s.readyOnlyReason + ")");
+            }
+        }
+        md.line("");
+        perProcess(r, md, "Spawn to observed, ms per process (median; × the baseline's ready time of the same process)",
+                StartupSection::observedOrGaveUp, p -> p.readyMs, services);
         perProcess(r, md, "Started @ms per process (median; the seed's layout: one row per process, one column per scenario)",
                 p -> p.startedLogMs == null ? null : p.startedLogMs.doubleValue(), services);
         perProcess(r, md, "Spawn to ready, ms per process (median)", p -> p.readyMs, services);
@@ -76,9 +93,10 @@ final class StartupSection implements Section<RunResults> {
         List<String> h2 = new ArrayList<>(List.of("#", "Pass", "Scenario"));
         for (String svc : services) {
             h2.add(svc + " ms");
+            h2.add(svc + " observed");
             h2.add(svc + " @ms");
         }
-        h2.addAll(List.of("Total ms", "Error"));
+        h2.addAll(List.of("Total ms", "Total observed", "Error"));
         md.row(h2.toArray(String[]::new));
         md.sep(h2.size());
         List<Object[]> launches = new ArrayList<>();
@@ -95,9 +113,12 @@ final class StartupSection implements Section<RunResults> {
             for (String svc : services) {
                 ProcessStartup p = l.processes.stream().filter(x -> x.service.equals(svc)).findFirst().orElse(null);
                 cells.add(p == null ? Fmt.NONE : Fmt.num(p.readyMs, 0));
+                cells.add(observedCell(p));
                 cells.add(p == null || p.startedLogMs == null ? Fmt.NONE : Long.toString(p.startedLogMs));
             }
             cells.add(l.error == null ? Fmt.num(l.totalReadyMs, 0) : Fmt.NONE);
+            cells.add(l.error == null && l.totalObservedMs != null ? Fmt.num(l.totalObservedMs, 0)
+                    + (l.neverObserved > 0 ? " (≥, " + l.neverObserved + " never observed)" : "") : Fmt.NONE);
             cells.add(l.error == null ? "" : Fmt.cell(Fmt.abbreviate(l.error, 120)));
             md.row(cells.toArray(String[]::new));
         }
@@ -106,6 +127,12 @@ final class StartupSection implements Section<RunResults> {
 
     private static void perProcess(RunResults r, Markdown md, String title, Function<ProcessStartup, Double> value,
                                    Set<String> services) {
+        perProcess(r, md, title, value, value, services);
+    }
+
+    /** @param baseValue the baseline's figure the ratios are taken against */
+    private static void perProcess(RunResults r, Markdown md, String title, Function<ProcessStartup, Double> value,
+                                   Function<ProcessStartup, Double> baseValue, Set<String> services) {
         md.line(title + ":");
         md.line("");
         List<String> head = new ArrayList<>(List.of("Process"));
@@ -115,7 +142,7 @@ final class StartupSection implements Section<RunResults> {
         ScenarioResult base = r.scenario("baseline");
         for (String svc : services) {
             List<String> cells = new ArrayList<>(List.of(svc));
-            double b = base == null ? Double.NaN : median(base, svc, value);
+            double b = base == null ? Double.NaN : median(base, svc, baseValue);
             for (ScenarioResult s : r.scenarios) {
                 double m = median(s, svc, value);
                 if (Double.isNaN(m)) {
@@ -181,5 +208,33 @@ final class StartupSection implements Section<RunResults> {
 
     private static String ci(Stats.Interval ci) {
         return "[" + Fmt.num(ci.low(), 0) + ", " + Fmt.num(ci.high(), 0) + "] (" + Fmt.num(ci.coverage() * 100, 1) + "%)";
+    }
+
+    private static List<String> medianWithInterval(double[] x) {
+        if (x.length == 0) {
+            return List.of(Fmt.NONE, Fmt.NONE);
+        }
+        Stats.Interval ci = Stats.medianConfidenceInterval(x, 0.95);
+        return List.of(Fmt.num(ci.estimate(), 0), ci(ci));
+    }
+
+    /** Observed, or for a process never observed the time probing gave up (a lower bound). */
+    static Double observedOrGaveUp(ProcessStartup p) {
+        return p.observedMs != null ? p.observedMs : p.observeGaveUpMs;
+    }
+
+    private static String observedCell(ProcessStartup p) {
+        if (p == null || p.observation == null || p.observation.startsWith("not probed")) {
+            return Fmt.NONE;
+        }
+        if (p.observedMs != null) {
+            return Fmt.num(p.observedMs, 0) + (p.probesUnobserved != null && p.probesUnobserved > 0
+                    ? " (" + p.probesUnobserved + " unobserved)" : "");
+        }
+        return p.observeGaveUpMs == null ? "never" : "never (≥ " + Fmt.num(p.observeGaveUpMs, 0) + ")";
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? Fmt.NONE : Fmt.num(v, 0);
     }
 }

@@ -106,16 +106,44 @@ public final class GatlingRunner {
         }
     }
 
+    /** "Simulation ... started..." and "Parsing log file(s)...": the simulation's own time on Gatling's console. */
+    static final Pattern SIMULATION_STARTED = Pattern.compile("^Simulation \\S+ started");
+    static final Pattern SIMULATION_ENDED = Pattern.compile("^Parsing log file");
+
+    /** Told when the simulation starts sending and when it is done, so that a measurement can cover just that. */
+    public interface Window {
+        void started();
+
+        void ended();
+    }
+
     public Gatling run(RequestSpec request, int users, int seconds, Path resultsDir, Path log, String description)
             throws IOException, InterruptedException {
+        return run(request, users, seconds, resultsDir, log, description, null);
+    }
+
+    /**
+     * @param window told when the simulation starts and ends (from Gatling's console); when a line is not seen,
+     *               at Gatling's start and exit instead
+     */
+    public Gatling run(RequestSpec request, int users, int seconds, Path resultsDir, Path log, String description,
+                       Window window) throws IOException, InterruptedException {
         Files.createDirectories(resultsDir);
         Gatling g = new Gatling();
         g.users = users;
         g.seconds = seconds;
         List<String> cmd = command(request, users, seconds, resultsDir, description);
         long start = System.nanoTime();
-        ManagedProcess p = ManagedProcess.start("gatling", cmd, null, Map.of(), log, Map.of());
+        ManagedProcess p = ManagedProcess.start("gatling", cmd, null, Map.of(), log,
+                Map.of("started", SIMULATION_STARTED, "ended", SIMULATION_ENDED));
         try {
+            if (window != null) {
+                // the JVM's start-up (tens of seconds on a busy machine) is not the simulation's
+                p.awaitMatch("started", 120_000);
+                window.started();
+                p.awaitMatch("ended", (seconds + 120L) * 1000);
+                window.ended();
+            }
             if (!p.process().waitFor(seconds + 240L, TimeUnit.SECONDS)) {
                 g.error = "Gatling did not finish within " + (seconds + 240) + " s";
                 return g;

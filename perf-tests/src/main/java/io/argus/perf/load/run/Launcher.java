@@ -1,15 +1,14 @@
 package io.argus.perf.load.run;
 
-import io.argus.perf.harness.http.Http;
 import io.argus.perf.harness.proc.HotSpotCounters;
 import io.argus.cluster.process.ManagedProcess;
+import io.argus.perf.harness.run.ProbeRequest;
+import io.argus.perf.harness.run.StartObserver;
 import io.argus.perf.load.model.RunResults.ProcessStartup;
 import io.argus.perf.load.target.LaunchPlan;
 import io.argus.perf.load.target.ProcessSpec;
 import io.argus.perf.load.target.Target;
 import io.argus.perf.load.target.TargetEnv;
-
-import io.argus.perf.harness.proc.HotSpotCounters;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -24,11 +24,19 @@ import java.util.regex.Pattern;
 /**
  * Starts a target's processes one after the other under a scenario and times each one: from
  * just before the fork to the first successful readiness response (polled every
- * {@value #POLL_MILLIS} ms over a fresh socket), plus the value of its 'Started @Nms' line.
+ * {@value #POLL_MILLIS} ms over a fresh socket, each poll with a sampled {@code traceparent} of its
+ * own), plus the value of its 'Started @Nms' line. With a {@link StartObserver}, it goes on probing
+ * an instrumented process from that first answer until the collector stored one of the probes'
+ * traces (observed) or the observer's bound ran out, before it starts the next process.
  */
 public final class Launcher {
 
     static final int POLL_MILLIS = 5;
+    /**
+     * How long a readiness poll that was accepted may wait for its answer: a start gate holds the first request until
+     * the agent's engine is ready, seconds on a busy machine; giving up on it would lose the first answer.
+     */
+    static final int POLL_READ_TIMEOUT_MILLIS = 30_000;
     /** How long after ready a process may take to print {@link #ARGUS_LINE}. */
     private static final long ARGUS_LINE_WAIT_MILLIS = 60_000;
     /** [argus] Argus 0.1.0 started in 123 ms: ... */
@@ -76,9 +84,10 @@ public final class Launcher {
      * @param scenarioOptions the scenario's JVM options for a service name
      * @param logDir          where each process's output goes ({@code <tag>-<service>.log})
      * @param load            whether the load phase will measure this launch (see {@link TargetEnv#load})
+     * @param observer        probes each instrumented process until observed; null for ready only
      */
     public RunningTarget launch(Target target, Function<String, List<String>> scenarioOptions, Path workDir,
-                                Path logDir, String tag, boolean load) throws Exception {
+                                Path logDir, String tag, boolean load, StartObserver observer) throws Exception {
         Files.createDirectories(workDir);
         TargetEnv env = new TargetEnv(java, workDir, scenarioOptions, extraJvmOptions, load);
         LaunchPlan plan = target.plan(env);
@@ -94,16 +103,23 @@ public final class Launcher {
                 ManagedProcess p = ManagedProcess.start(spec.service(), cmd, workDir.resolve(spec.service()),
                         spec.env(), log, watched);
                 running.add(p);
-                long readyNanos = awaitReady(spec, p);
+                int[] answeredBefore = new int[1];
+                ProbeRequest ready = awaitReady(spec, p, answeredBefore);
                 double cpuAtReady = io.argus.perf.harness.proc.ProcStats.cpuMillis(p.pid());
                 Long classesAtReady = HotSpotCounters.allLoadedClasses(p.pid());
                 ProcessStartup s = new ProcessStartup();
                 s.service = spec.service();
                 s.instrumented = spec.instrumented();
                 s.pid = p.pid();
-                s.readyMs = (readyNanos - p.spawnNanos()) / 1e6;
+                s.readyMs = (ready.answeredNanos() - p.spawnNanos()) / 1e6;
                 s.cpuMsAtReady = cpuAtReady < 0 ? null : cpuAtReady;
                 s.classesAtReady = classesAtReady;
+                s.answeredBeforeReady = answeredBefore[0];
+                if (observer != null && spec.instrumented()) {
+                    observe(observer, spec, p, ready, s);
+                } else {
+                    s.observation = spec.instrumented() ? "not probed" : "not probed: no agent on this process";
+                }
                 p.awaitMatch("started", 5000);
                 if (runsArgus(cmd)) {
                     // the agent starts on a thread of its own and says so once its engine is in
@@ -136,12 +152,38 @@ public final class Launcher {
         return false;
     }
 
-    private static long awaitReady(ProcessSpec spec, ManagedProcess p) throws IOException, InterruptedException {
+    /** Fills in when the process was observed, and how many requests it served before. */
+    static void observe(StartObserver observer, ProcessSpec spec, ManagedProcess p, ProbeRequest ready,
+                        ProcessStartup s) throws InterruptedException {
+        StartObserver.Observation o = observer.observe(spec.readiness(), ready, p::isAlive);
+        s.probesSent = o.probes().size();
+        s.probesUnobserved = o.unobserved();
+        if (o.observed() != null) {
+            s.observedProbeSentMs = (o.observed().sentNanos() - p.spawnNanos()) / 1e6;
+            // never before ready: a probe the start gate held was sent before anything answered
+            s.observedMs = Math.max(s.readyMs, s.observedProbeSentMs);
+            s.observedTraceId = o.observed().traceId();
+            s.observation = "observed";
+        } else {
+            s.observeGaveUpMs = (o.stoppedNanos() - p.spawnNanos()) / 1e6;
+            s.observation = o.note() != null ? "never observed: " + o.note()
+                    : String.format(Locale.ROOT, "never observed within %.0f s of its first answer (%d probes)",
+                    (o.stoppedNanos() - ready.sentNanos()) / 1e9, o.probes().size());
+        }
+    }
+
+    /** @param answeredBefore set to the polls answered with another status first (served, so maybe traced) */
+    private static ProbeRequest awaitReady(ProcessSpec spec, ManagedProcess p, int[] answeredBefore)
+            throws IOException, InterruptedException {
         long deadline = p.spawnNanos() + spec.startupTimeout().toNanos();
         while (true) {
-            int status = Http.probe(spec.readiness(), 1000);
+            ProbeRequest probe = ProbeRequest.send(spec.readiness(), 1000, POLL_READ_TIMEOUT_MILLIS);
+            int status = probe.status();
             if (spec.readiness().matches(status)) {
-                return System.nanoTime();
+                return probe;
+            }
+            if (probe.answered()) {
+                answeredBefore[0]++;
             }
             if (!p.isAlive()) {
                 throw new IOException(spec.service() + " exited with code " + p.process().exitValue()

@@ -1,6 +1,5 @@
-package io.argus.collector.record;
+package io.argus.collector.storage;
 
-import io.argus.collector.storage.Source;
 import io.argus.protocol.Handshake;
 import io.argus.protocol.Heartbeat;
 import java.util.Objects;
