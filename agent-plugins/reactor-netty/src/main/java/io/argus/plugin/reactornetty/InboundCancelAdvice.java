@@ -13,6 +13,6 @@ public final class InboundCancelAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object operations) {
-        ReactorNettyCalls.failed(operations, ReactorNettyCalls.Failure.CANCELLED);
+        ReactorNettyCalls.cancelled(operations);
     }
 }

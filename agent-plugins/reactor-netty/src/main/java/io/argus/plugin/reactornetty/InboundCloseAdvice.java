@@ -10,6 +10,6 @@ public final class InboundCloseAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.This Object operations) {
-        ReactorNettyCalls.failed(operations, ReactorNettyCalls.Failure.CLOSED);
+        ReactorNettyCalls.closed(operations);
     }
 }

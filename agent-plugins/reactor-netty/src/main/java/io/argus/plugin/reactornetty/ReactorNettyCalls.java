@@ -42,15 +42,42 @@ public final class ReactorNettyCalls {
     private ReactorNettyCalls() {
     }
 
-    /** Why a call ended without its response: the exception on its span and in its metric's error count. */
-    static final class Failure extends RuntimeException {
+    /**
+     * Why a call ended without its response: the span's error tag is the class name, so each reason is a class.
+     * Made once, without a stack trace.
+     */
+    abstract static class Failure extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        static final Failure CLOSED = new Failure("connection closed before the response completed");
-        static final Failure CANCELLED = new Failure("cancelled before the response completed");
-        static final Failure NO_RESPONSE = new Failure("ended without a response");
+        static final Failure CLOSED = new ConnectionClosed();
+        static final Failure CANCELLED = new Cancelled();
+        static final Failure NO_RESPONSE = new NoResponse();
 
-        private Failure(String message) {
+        Failure(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    static final class ConnectionClosed extends Failure {
+        private static final long serialVersionUID = 1L;
+
+        ConnectionClosed() {
+            super("connection closed before the response completed");
+        }
+    }
+
+    static final class Cancelled extends Failure {
+        private static final long serialVersionUID = 1L;
+
+        Cancelled() {
+            super("cancelled before the response completed");
+        }
+    }
+
+    static final class NoResponse extends Failure {
+        private static final long serialVersionUID = 1L;
+
+        NoResponse() {
+            super("ended without a response");
         }
     }
 
@@ -115,6 +142,16 @@ public final class ReactorNettyCalls {
     public static void terminated(Object operations) {
         int status = status(operations);
         end(operations, status, status == 0 ? Failure.NO_RESPONSE : null);
+    }
+
+    /** The connection of {@code operations} closed before its response completed. */
+    public static void closed(Object operations) {
+        failed(operations, Failure.CLOSED);
+    }
+
+    /** The application stopped listening before the response of {@code operations} completed. */
+    public static void cancelled(Object operations) {
+        failed(operations, Failure.CANCELLED);
     }
 
     /** The call of {@code operations}, if still in progress, ended without its response completing. */

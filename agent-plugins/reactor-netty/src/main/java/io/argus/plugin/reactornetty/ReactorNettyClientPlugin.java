@@ -34,7 +34,8 @@ public final class ReactorNettyClientPlugin implements ArgusPlugin {
     static final String CLIENT_OPS = "reactor.netty.http.client.HttpClientOperations";
     static final String CHANNEL_OPS = "reactor.netty.channel.ChannelOperations";
     private static final String P = "io.argus.plugin.reactornetty.";
-    private static final String[] HELPERS = {P + "ReactorNettyCalls", P + "RequestHeaders", P + "ReactorNettyCalls$Failure"};
+    private static final String[] HELPERS = {P + "ReactorNettyCalls", P + "RequestHeaders", P + "ReactorNettyCalls$Failure",
+            P + "ReactorNettyCalls$ConnectionClosed", P + "ReactorNettyCalls$Cancelled", P + "ReactorNettyCalls$NoResponse"};
 
     @Override
     public String name() {
