@@ -84,8 +84,14 @@ class SpringWebFluxIT extends AbstractCollectorIT {
                 JsonNode call = span(trace, "CLIENT");
                 assertThat(call.path("status").asText()).isEqualTo("ERROR");
                 assertThat(call.path("tags").path("error").asText()).endsWith("$Cancelled");
-                assertThat(call.path("parentSpanId").asText()).isEqualTo(span(trace, "SERVER").path("spanId").asText());
-                assertThat(span(trace, "SERVER").path("name").asText()).isEqualTo("GET /api/impatient/{id}");
+                JsonNode impatientEdge = spans(trace, "SERVER").stream()
+                        .filter(s -> s.path("service").asText().equals(edgeService)).findFirst().orElseThrow();
+                assertThat(call.path("parentSpanId").asText()).isEqualTo(impatientEdge.path("spanId").asText());
+                assertThat(impatientEdge.path("name").asText()).isEqualTo("GET /api/impatient/{id}");
+                // the downstream saw the connection close, under the cancelled call
+                assertThat(spans(trace, "SERVER")).filteredOn(s -> s.path("service").asText().equals(downService))
+                        .singleElement().satisfies(s -> assertThat(s.path("parentSpanId").asText())
+                                .isEqualTo(call.path("spanId").asText()));
 
                 // an error answered with 500 keeps its route
                 assertThat(status(port, "/api/fail/7")).isEqualTo(500);
