@@ -86,17 +86,21 @@ class SpringKafkaIT extends AbstractCollectorIT {
             assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
             app.awaitLine("^ORDER key=42 pong$", WAIT);
             // the three audit records, in however many batches the poll loop made of them
-            CollectorClient.await("the audit batches of " + service, WAIT, () -> app.lines().stream()
-                    .map(BATCH::matcher).filter(Matcher::matches).mapToInt(m -> Integer.parseInt(m.group(1))).sum(),
-                    records -> records >= 3);
+            CollectorClient.await("the audit batches of " + service, WAIT, () -> batchSizes(app).stream()
+                    .mapToInt(Integer::intValue).sum(), records -> records >= 3);
+            int batchCount = batchSizes(app).size();
 
-            // SERVER, 4 PRODUCER, the record's CONSUMER with its CLIENT call and that call's SERVER span, and at least
-            // one batch CONSUMER span with its call and that call's SERVER span
-            JsonNode trace = awaitTrace(traceId, 12);
+            // SERVER, 4 PRODUCER, the record's CONSUMER with its JDBC and HTTP calls and that call's SERVER span, and
+            // each batch's CONSUMER span with the same three
+            JsonNode trace = awaitTrace(traceId, 9 + 4 * batchCount);
             List<JsonNode> spans = list(trace.path("spans"));
+            assertThat(spans).hasSize(9 + 4 * batchCount);
             Set<String> ids = spans.stream().map(s -> s.path("spanId").asText()).collect(Collectors.toSet());
-            assertThat(spans).filteredOn(s -> !ids.contains(s.path("parentSpanId").asText())).hasSize(1)
-                    .allSatisfy(root -> assertThat(root.path("name").asText()).isEqualTo("GET /api/orders/{id}"));
+            assertThat(spans).filteredOn(s -> !ids.contains(s.path("parentSpanId").asText())).singleElement()
+                    .satisfies(root -> {
+                        assertThat(root.path("name").asText()).isEqualTo("GET /api/orders/{id}");
+                        assertThat(root.path("parentSpanId").asText()).isEqualToIgnoringCase(parent);
+                    });
             JsonNode server = spans.stream().filter(s -> s.path("name").asText().equals("GET /api/orders/{id}"))
                     .findFirst().orElseThrow();
             List<JsonNode> producers = spans(trace, "PRODUCER");
@@ -109,30 +113,61 @@ class SpringKafkaIT extends AbstractCollectorIT {
             assertThat(auditProducers).hasSize(3);
 
             List<JsonNode> consumers = spans(trace, "CONSUMER");
+            assertThat(consumers).hasSize(1 + batchCount);
             JsonNode record = consumers.stream().filter(c -> c.path("name").asText().equals("process " + prefix + orders))
                     .findFirst().orElseThrow();
             assertThat(record.path("parentSpanId").asText()).isEqualTo(orderProducer.path("spanId").asText());
             List<JsonNode> batches = consumers.stream().filter(c -> c.path("name").asText().equals("process " + prefix + audit))
                     .toList();
-            assertThat(batches).isNotEmpty().allSatisfy(b ->
+            assertThat(batches).hasSize(batchCount).allSatisfy(b ->
                     assertThat(auditProducers).contains(b.path("parentSpanId").asText()));
             assertThat(batches.stream().mapToInt(b -> b.path("tags").path("messaging.batch.message_count").asInt()).sum())
                     .isEqualTo(3);
-            // each listener's WebClient call, and the /api/ping it reached, under its CONSUMER span
+            // each listener's JDBC insert and WebClient call, and the /api/ping it reached, under its CONSUMER span
             for (JsonNode consumer : consumers) {
                 List<JsonNode> calls = spans(trace, "CLIENT").stream()
                         .filter(c -> c.path("parentSpanId").asText().equals(consumer.path("spanId").asText())).toList();
-                assertThat(calls).as("calls of %s", consumer).hasSize(1);
+                assertThat(calls).as("calls of %s", consumer).hasSize(2);
+                JsonNode insert = calls.stream().filter(c -> c.path("tags").has("db.system")).findFirst().orElseThrow();
+                assertThat(insert.path("tags").path("db.system").asText()).isEqualTo("h2");
+                JsonNode ping = calls.stream().filter(c -> !c.path("tags").has("db.system")).findFirst().orElseThrow();
                 assertThat(spans(trace, "SERVER")).anySatisfy(s -> {
-                    assertThat(s.path("parentSpanId").asText()).isEqualTo(calls.get(0).path("spanId").asText());
+                    assertThat(s.path("parentSpanId").asText()).isEqualTo(ping.path("spanId").asText());
                     assertThat(s.path("name").asText()).isEqualTo("GET /api/ping");
                 });
             }
 
-            assertThat(awaitConsumed(service, prefix + orders, 1)).isEqualTo(1);
+            // a record with a malformed traceparent: processed as any other, in a trace of its own (not recorded at
+            // the default sampling of new traces), and the agent says nothing about it
+            int agentLines = agentLines(app);
+            for (String key : List.of("bad1", "bad2", "bad3")) {
+                HttpResponse<String> raw = HTTP.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/raw/" + key)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(raw.statusCode()).as(raw.body()).isEqualTo(200);
+                app.awaitLine("^ORDER key=" + key + " pong$", WAIT);
+            }
+            List<String> badPings = app.lines().stream().filter(l -> l.startsWith("PING traceparent="))
+                    .skip(1 + batchCount).toList();
+            assertThat(badPings).hasSize(3).allSatisfy(l -> {
+                assertThat(l).doesNotContain("this-is-not").doesNotContain(traceId);
+                assertThat(l).matches("PING traceparent=(null|00-[0-9a-f]{32}-[0-9a-f]{16}-00)");
+            });
+            assertThat(awaitConsumed(service, prefix + orders, 4)).isEqualTo(4);
+            assertThat(agentLines(app)).isEqualTo(agentLines);
+            assertThat(app.lines()).noneMatch(l -> l.contains("Exception") || l.contains("SEND-FAILED"));
+
             assertThat(awaitConsumed(service, prefix + audit, 3)).isEqualTo(3);
             assertThat(agentGauge(service, "agent.advice.errors")).isZero();
         }
+    }
+
+    private static List<Integer> batchSizes(AgentApp app) {
+        return app.lines().stream().map(BATCH::matcher).filter(Matcher::matches)
+                .map(m -> Integer.parseInt(m.group(1))).toList();
+    }
+
+    private static int agentLines(AgentApp app) {
+        return (int) app.lines().stream().filter(l -> l.startsWith("[argus]")).count();
     }
 
     private static long awaitConsumed(String service, String topic, long count) {
