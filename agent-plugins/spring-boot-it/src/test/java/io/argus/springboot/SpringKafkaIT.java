@@ -6,6 +6,9 @@ import io.argus.cluster.kafka.KafkaInstall;
 import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,8 +18,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,13 +35,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (local-cluster's {@link KafkaBroker}), with the agent at its default settings. A request with a sampled
  * {@code traceparent} produces one record to a record listener's topic and three to a batch listener's: the record's
  * CONSUMER span is the child of its PRODUCER span; each batch is one CONSUMER span, the child of the PRODUCER span of
- * its first record that carries a context, with the batch's size; each listener's WebClient call is under its
- * CONSUMER span. The consume metrics count every record.
+ * its first record that carries a context, with the batch's size; each listener's JDBC insert (H2) and WebClient call
+ * are under its CONSUMER span. The consume metrics count every record. Records with a malformed {@code traceparent}
+ * are processed as any other, the agent printing nothing for them; with every root sampled, each starts a trace of
+ * its own.
  */
 class SpringKafkaIT extends AbstractCollectorIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String MAIN = "io.argus.springboot.kafka.KafkaListenersApp";
+    private static final Pattern PING = Pattern.compile("^PING traceparent=00-([0-9a-f]{32})-[0-9a-f]{16}-01$");
     private static final Pattern BATCH = Pattern.compile("^AUDIT batch=(\\d+) pong$");
 
     @TempDir
@@ -63,6 +71,52 @@ class SpringKafkaIT extends AbstractCollectorIT {
     @Test
     void boot4OnJdk25() throws Exception {
         verify("boot4", ReactiveApps.otherJdk());
+    }
+
+    /**
+     * Every new root sampled, so that a record whose {@code traceparent} cannot be parsed shows the trace it starts:
+     * its CONSUMER span is a root, with the listener's calls under it. Sent from this JVM, which has no agent.
+     */
+    @Test
+    void aRecordWithAMalformedTraceparentStartsATraceOfItsOwn() throws Exception {
+        String service = "boot3-kafka-malformed-" + jdkLabel(ReactiveApps.otherJdk());
+        String prefix = "malformed-";
+        broker.createTopics(1, prefix + "orders", prefix + "audit");
+        try (AgentApp app = ReactiveApps.app("boot3", MAIN, service, ReactiveApps.otherJdk(), collector.ingestPort(),
+                "--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+                "--spring.kafka.consumer.auto-offset-reset=earliest",
+                "--app.topic-prefix=" + prefix).samplingRate(100).start()) {
+            ReactiveApps.port(app);
+            int agentLines = agentLines(app);
+            Properties p = new Properties();
+            p.put("bootstrap.servers", broker.bootstrapServers());
+            p.put("key.serializer", StringSerializer.class.getName());
+            p.put("value.serializer", StringSerializer.class.getName());
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+                for (String bad : List.of("00-this-is-not-a-trace-id-01", "00-" + "0".repeat(32) + "-" + "0".repeat(16) + "-01",
+                        "garbage")) {
+                    ProducerRecord<String, String> record = new ProducerRecord<>(prefix + "orders", "bad", bad);
+                    record.headers().add("traceparent", bad.getBytes(StandardCharsets.UTF_8));
+                    producer.send(record).get();
+                }
+            }
+            CollectorClient.await("the three records processed", WAIT, () -> app.lines().stream()
+                    .filter(l -> l.equals("ORDER key=bad pong")).count(), n -> n >= 3);
+            List<String> traceIds = app.lines().stream().map(PING::matcher).filter(Matcher::matches)
+                    .map(m -> m.group(1)).toList();
+            assertThat(traceIds).hasSize(3).doesNotHaveDuplicates().doesNotContain("0".repeat(32));
+            for (String traceId : traceIds) {
+                JsonNode trace = awaitTrace(traceId, 4);
+                JsonNode consumer = span(trace, "CONSUMER");
+                assertThat(isRoot(consumer)).as("root of %s", trace).isTrue();
+                assertThat(consumer.path("name").asText()).isEqualTo("process " + prefix + "orders");
+                assertThat(spans(trace, "CLIENT")).hasSize(2).allSatisfy(c ->
+                        assertThat(c.path("parentSpanId").asText()).isEqualTo(consumer.path("spanId").asText()));
+            }
+            assertThat(awaitConsumed(service, prefix + "orders", 3)).isEqualTo(3);
+            assertThat(agentLines(app)).isEqualTo(agentLines);
+            assertThat(agentGauge(service, "agent.advice.errors")).isZero();
+        }
     }
 
     private void verify(String boot, String javaHome) throws Exception {
