@@ -8,7 +8,9 @@ import io.argus.bridge.state.ObjectField;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.function.Supplier;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpMethod;
+import reactor.netty.Connection;
 import reactor.netty.http.client.HttpClientRequest;
 import reactor.netty.http.client.HttpClientResponse;
 
@@ -29,6 +31,7 @@ public final class ReactorNettyCalls {
     static final String SPAN_FIELD = "reactor-netty.span";
     static final String START_FIELD = "reactor-netty.start";
     static final String SUBSCRIBED_FIELD = "reactor-netty.subscribed";
+    static final String PEER_FIELD = "reactor-netty.peer";
 
     /** The trace context of a subscription, on its {@code HttpClientHandler}. */
     public static final ObjectField<Object> CONTEXT = ObjectField.named(CONTEXT_FIELD);
@@ -36,7 +39,9 @@ public final class ReactorNettyCalls {
     public static final ObjectField<String> HOST = ObjectField.named(HOST_FIELD);
     public static final ObjectField<ActiveSpan> SPAN = ObjectField.named(SPAN_FIELD);
     public static final LongField START = LongField.named(START_FIELD);
-    /** When the subscription of a {@code HttpClientHandler} was made. */
+    /** The host the client named for a connection, on its Netty channel. */
+    public static final ObjectField<String> PEER = ObjectField.named(PEER_FIELD);
+    /** When the subscription of a traced {@code HttpClientHandler} was made. */
     public static final LongField SUBSCRIBED = LongField.named(SUBSCRIBED_FIELD);
 
     private ReactorNettyCalls() {
@@ -83,19 +88,26 @@ public final class ReactorNettyCalls {
 
     /** The request of {@code operations} is about to be written by {@code handler}. */
     public static void requestPrepared(Object handler, Object operations, long startNanos) {
-        if (!(operations instanceof HttpClientRequest)) {
+        if (!(operations instanceof HttpClientRequest) || !(operations instanceof Connection)) {
             return;
         }
         HttpClientRequest request = (HttpClientRequest) operations;
-        InetSocketAddress address = address(handler);
-        String host = address != null ? address.getHostString() : "unknown";
-        int port = address != null ? address.getPort() : -1;
+        // the host once per connection: the handler makes a new address on each call, and an IP's string is new too
+        Channel channel = ((Connection) operations).channel();
+        String host = PEER.get(channel);
+        if (host == null) {
+            InetSocketAddress address = address(handler);
+            host = address != null ? address.getHostString() : "unknown";
+            PEER.set(channel, host);
+        }
         START.set(operations, startNanos);
         HOST.set(operations, host);
         Object context = CONTEXT.get(handler);
         if (context == null) {
             return;
         }
+        InetSocketAddress address = address(handler);
+        int port = address != null ? address.getPort() : -1;
         Object previous = TraceContext.attach(context);
         try {
             ActiveSpan span = ClientCalls.start(request.method().name(), host, port, request.resourceUrl(), startNanos);
@@ -117,7 +129,11 @@ public final class ReactorNettyCalls {
         String host = address != null ? address.getHostString() : "unknown";
         int port = address != null ? address.getPort() : -1;
         String name = method instanceof HttpMethod ? ((HttpMethod) method).name() : "GET";
+        // kept only for a traced subscription: an untraced one's failure counts from now
         long startNanos = SUBSCRIBED.get(handler);
+        if (startNanos == 0) {
+            startNanos = System.nanoTime();
+        }
         ActiveSpan span = null;
         Object context = CONTEXT.get(handler);
         if (context != null) {

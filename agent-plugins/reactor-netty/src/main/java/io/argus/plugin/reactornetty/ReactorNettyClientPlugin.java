@@ -37,6 +37,14 @@ public final class ReactorNettyClientPlugin implements ArgusPlugin {
     private static final String[] HELPERS = {P + "ReactorNettyCalls", P + "RequestHeaders", P + "ReactorNettyCalls$Failure",
             P + "ReactorNettyCalls$ConnectionClosed", P + "ReactorNettyCalls$Cancelled", P + "ReactorNettyCalls$NoResponse"};
 
+    /** The transports' client channels: the connection's host is kept there (see the netty4-http-server plugin). */
+    private static final String[] CHANNELS = {
+            "io.netty.channel.socket.nio.NioSocketChannel",
+            "io.netty.channel.epoll.EpollSocketChannel",
+            "io.netty.channel.kqueue.KQueueSocketChannel",
+            "io.netty.channel.uring.IoUringSocketChannel",
+    };
+
     @Override
     public String name() {
         return "reactor-netty";
@@ -44,6 +52,9 @@ public final class ReactorNettyClientPlugin implements ArgusPlugin {
 
     @Override
     public void instrument(Probes probes) {
+        for (String channel : CHANNELS) {
+            probes.field(channel, ReactorNettyCalls.PEER_FIELD);
+        }
         probes.field(HANDLER, ReactorNettyCalls.CONTEXT_FIELD);
         probes.longField(HANDLER, ReactorNettyCalls.SUBSCRIBED_FIELD);
         // on the base class: terminate() is final there, and every operations object then has real fields
