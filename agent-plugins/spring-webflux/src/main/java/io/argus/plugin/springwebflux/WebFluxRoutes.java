@@ -1,5 +1,6 @@
 package io.argus.plugin.springwebflux;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.web.server.ServerWebExchange;
@@ -12,7 +13,8 @@ import org.springframework.web.server.ServerWebExchange;
  * <p>The request ends on whichever thread writes the response's last part, long after the handler was matched on
  * another (an event loop serves many connections meanwhile), so the template is not named on the matching thread:
  * it goes to the request's Netty channel ({@link ReactorNettyChannels}). Other servers (WebFlux on a servlet
- * container) keep their normalised path. With no base path nothing is allocated.
+ * container) keep their normalised path. With a base path the joined template comes from a small cache, so nothing is
+ * allocated per request either way once the routes have been seen.
  */
 public final class WebFluxRoutes {
 
@@ -34,7 +36,21 @@ public final class WebFluxRoutes {
         }
         String contextPath = request.getPath().contextPath().value();
         String template = pattern.toString();
-        ReactorNettyChannels.nameRoute(nativeRequest, contextPath.isEmpty() ? template : prefixed(contextPath, template));
+        ReactorNettyChannels.nameRoute(nativeRequest, contextPath.isEmpty() ? template : joined(contextPath, template));
+    }
+
+    /** Slots of (base path, pattern, route); a collision replaces the slot's entry. */
+    private static final AtomicReferenceArray<String[]> JOINED = new AtomicReferenceArray<String[]>(256);
+
+    static String joined(String contextPath, String pattern) {
+        int slot = (31 * contextPath.hashCode() + pattern.hashCode()) & (JOINED.length() - 1);
+        String[] entry = JOINED.get(slot);
+        if (entry != null && entry[0].equals(contextPath) && entry[1].equals(pattern)) {
+            return entry[2];
+        }
+        String route = prefixed(contextPath, pattern);
+        JOINED.set(slot, new String[] {contextPath, pattern, route});
+        return route;
     }
 
     static String prefixed(String contextPath, String pattern) {
