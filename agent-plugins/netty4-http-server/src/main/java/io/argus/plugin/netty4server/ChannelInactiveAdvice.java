@@ -30,7 +30,7 @@ public final class ChannelInactiveAdvice {
         }
         UnansweredRequests requests = UnansweredRequests.ON_CHANNEL.get(ctx.channel());
         if (requests != null) {
-            requests.connectionClosed();
+            requests.connectionClosed(ctx.channel());
         }
     }
 }

@@ -44,7 +44,7 @@ public final class EncodeAdvice {
         }
         UnansweredRequests requests = UnansweredRequests.ON_CHANNEL.get(ctx.channel());
         if (requests != null) {
-            requests.responseWritten(head, last, code);
+            requests.responseWritten(ctx.channel(), head, last, code);
         }
     }
 }

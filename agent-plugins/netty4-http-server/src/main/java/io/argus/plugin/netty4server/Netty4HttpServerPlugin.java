@@ -63,6 +63,7 @@ public final class Netty4HttpServerPlugin implements ArgusPlugin {
     public void instrument(Probes probes) {
         for (String channel : CHANNELS) {
             probes.field(channel, UnansweredRequests.FIELD);
+            probes.field(channel, UnansweredRequests.ROUTE_FIELD);
         }
 
         probes.type(DECODER).helpers(UNANSWERED, UNANSWERED_ENTRY, ADVICE + "RequestHeaders")

@@ -18,9 +18,16 @@ import io.netty.channel.Channel;
 public final class UnansweredRequests {
 
     static final String FIELD = "netty4-http-server.requests";
+    /**
+     * The route template a framework named for the request the channel is serving (Spring WebFlux on Reactor Netty,
+     * which serves a connection's requests one at a time): asynchronous handlers name it on any thread, so it cannot
+     * wait on the thread that ends the request, as {@code ServerCalls.route} does. Taken when the oldest request ends.
+     */
+    static final String ROUTE_FIELD = "netty4-http-server.route";
 
     /** The unanswered requests of a channel. */
     public static final ObjectField<UnansweredRequests> ON_CHANNEL = ObjectField.named(FIELD);
+    public static final ObjectField<String> ROUTE_ON_CHANNEL = ObjectField.named(ROUTE_FIELD);
 
     private static final int INITIAL_CAPACITY = 4;
 
@@ -135,28 +142,28 @@ public final class UnansweredRequests {
      * 101), its last content, or both. A head while the previous response is unfinished ends that
      * one first; the last content ends the oldest request with the status of its head.
      */
-    public void responseWritten(boolean head, boolean last, int status) {
+    public void responseWritten(Channel channel, boolean head, boolean last, int status) {
         if (head && responseStatus != 0) {
-            endOldest(responseStatus);
+            endOldest(channel, responseStatus);
         }
         if (!last) {
             if (count > 0) {
                 responseStatus = status;
             }
         } else {
-            endOldest(head ? status : responseStatus);
+            endOldest(channel, head ? status : responseStatus);
         }
     }
 
     /** The connection closed: ends every request still unanswered, with the status of its head if one was written, else 0. */
-    public void connectionClosed() {
+    public void connectionClosed(Channel channel) {
         while (count > 0) {
-            endOldest(responseStatus);
+            endOldest(channel, responseStatus);
         }
     }
 
     /** Ends the oldest request; nothing when none is unanswered (a response to a request this plugin did not see). */
-    private void endOldest(int status) {
+    private void endOldest(Channel channel, int status) {
         if (count == 0) {
             return;
         }
@@ -171,6 +178,12 @@ public final class UnansweredRequests {
         head = (head + 1) % ring.length;
         count--;
         responseStatus = 0;
+        String route = ROUTE_ON_CHANNEL.get(channel);
+        if (route != null) {
+            ROUTE_ON_CHANNEL.set(channel, null);
+            // named on this thread just before the end, which takes it
+            ServerCalls.route(route);
+        }
         ServerCalls.end(span, startNanos, method, path, status, null);
     }
 }
