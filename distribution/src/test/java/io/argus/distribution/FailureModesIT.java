@@ -57,9 +57,10 @@ class FailureModesIT {
 
     @Test
     void badConfigValueIsReportedAndTheDefaultUsed() {
+        // the agent reads its settings on its start-up thread while main runs: the application stays until it did
         try (AgentApp app = app().agent("argus.tracing.samplingRate", "lots")
-                .agent("argus.metrics.interval", "-5s").start()) {
-            app.awaitLine("^DONE$", Duration.ofSeconds(30));
+                .agent("argus.metrics.interval", "-5s").jvmArg("-Dstay.ms=60000").start()) {
+            app.awaitLine("\\[argus\\] Argus .* started", Duration.ofSeconds(30));
             assertThat(app.output())
                     .contains("invalid value 'lots' for argus.tracing.samplingRate: expected a number from 0 to 100; using the default 0")
                     .contains("invalid value '-5s' for argus.metrics.interval")
@@ -73,9 +74,9 @@ class FailureModesIT {
             assertThat(plugins.map(p -> p.getFileName().toString()).collect(Collectors.toList()))
                     .contains("argus-plugin-jvm.jar", "argus-plugin-jetty.jar");
         }
-        try (AgentApp app = app().start()) {
+        try (AgentApp app = app().jvmArg("-Dstay.ms=60000").start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(30));
-            String started = app.awaitLine("\\[argus\\] Argus .* started", Duration.ofSeconds(5)).group();
+            String started = app.awaitLine("\\[argus\\] Argus .* started", Duration.ofSeconds(30)).group();
             assertThat(app.output()).containsPattern("plugins=\\[.*jvm.*\\]").containsPattern("plugins=\\[.*jetty.*\\]");
             assertThat(started).isNotEmpty();
         }
