@@ -97,6 +97,8 @@ class AbsentLibrariesIT {
             app.awaitLine("^DONE$", Duration.ofSeconds(60));
             List<String> lines = app.lines();
             Set<String> instrumented = matches(lines, INSTRUMENTED);
+            // the engine's warm-up weaves a class of the agent's own, once the gate is open
+            instrumented.removeIf(name -> name.startsWith("io.argus.core."));
             assertThat(instrumented).as("classes the agent transformed")
                     .contains(NoLibrariesApp.class.getName(), "java.util.concurrent.ThreadPoolExecutor",
                             "java.util.concurrent.FutureTask", "java.lang.Thread");

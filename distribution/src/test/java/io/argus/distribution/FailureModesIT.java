@@ -48,8 +48,9 @@ class FailureModesIT {
         Files.copy(agent.resolve("argus-agent.jar"), broken.resolve("argus-agent.jar"));
         Files.copy(agent.resolve("lib/argus-bridge.jar"), broken.resolve("lib/argus-bridge.jar"));
         // lib/argus-core.jar is missing
-        try (AgentApp app = app().agentDir(broken).start()) {
+        try (AgentApp app = app().agentDir(broken).jvmArg("-Dstay.ms=3000").start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(30));
+            app.awaitLine("agent failed to start", Duration.ofSeconds(30));
             assertThat(agentLines(app)).hasSize(1);
             assertThat(agentLines(app).get(0)).contains("agent failed to start").contains("argus-core.jar");
         }

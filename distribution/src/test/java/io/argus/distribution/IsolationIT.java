@@ -44,9 +44,10 @@ class IsolationIT {
                      .classpath(testClasses())
                      .collector(collector.ingestPort()).samplingRate(100).service("visibility")
                      .args(AGENT_CLASSES).args("io.argus.bridge.server.ServerCalls")
+                     .jvmArg("-Dawait.agent=true").jvmArg("-Dstay.ms=30000")
                      .start()) {
-            app.awaitLine("^DONE$", Duration.ofSeconds(30));
-            assertThat(app.output()).contains("[argus] Argus");
+            app.awaitLine("^DONE$", Duration.ofSeconds(90));
+            app.awaitLine("\\[argus\\] Argus", Duration.ofSeconds(30));
             for (String name : AGENT_CLASSES) {
                 assertThat(app.output()).contains("CLASS " + name + " HIDDEN");
             }
