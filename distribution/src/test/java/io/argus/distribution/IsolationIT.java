@@ -44,7 +44,7 @@ class IsolationIT {
                      .classpath(testClasses())
                      .collector(collector.ingestPort()).samplingRate(100).service("visibility")
                      .args(AGENT_CLASSES).args("io.argus.bridge.server.ServerCalls")
-                     .jvmArg("-Dawait.agent=true").jvmArg("-Dstay.ms=30000")
+                     .withTestingApp().jvmArg("-Dawait.agent=true").jvmArg("-Dstay.ms=30000")
                      .start()) {
             app.awaitLine("^DONE$", Duration.ofSeconds(90));
             app.awaitLine("\\[argus\\] Argus", Duration.ofSeconds(30));
