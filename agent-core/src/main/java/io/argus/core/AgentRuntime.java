@@ -25,6 +25,7 @@ import io.argus.core.trace.ContextRecorder;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
+import io.argus.core.instrument.EarlyWarmUp;
 import io.argus.core.instrument.InstrumentationEngine;
 import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
@@ -85,6 +86,11 @@ public final class AgentRuntime {
      */
     void start(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
         String version = version();
+        // beside the plugins' loading, unless the start waits for spare CPU anyway
+        boolean warmUpEarly = mode != StartupMode.DEFERRED;
+        if (warmUpEarly) {
+            EarlyWarmUp.start(inst, agentLoader);
+        }
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
         if (settings.blockWhenFull) {
             AgentLog.warn("argus.exporter.blockWhenFull=true: application threads wait for room in the span queue"
@@ -150,9 +156,15 @@ public final class AgentRuntime {
                     + Thread.currentThread().getName() + " cpu " + AgentStartup.threadCpuMillis() + " ms; "
                     + gate.heldClasses() + " classes waited for it so far");
         }
-        engine.warmUp();
+        if (!warmUpEarly) {
+            engine.warmUp();
+        }
         ownerFields.warmUp();
         engine.retransformLoaded();
+        if (settings.samplingRate > 0) {
+            // the first request will trace: its probes go in now, not on that request's thread
+            applyWhenTracing.run();
+        }
         // spans recorded until now wait in the queue
         final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
                 version);

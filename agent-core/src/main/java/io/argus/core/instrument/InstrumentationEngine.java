@@ -185,6 +185,16 @@ public final class InstrumentationEngine {
     }
 
     private void retransform(Instrumentation inst, List<Class<?>> candidates) {
+        if (candidates.isEmpty()) {
+            return;
+        }
+        try {
+            // one redefinition for all of them: each call is a stop of every application thread
+            inst.retransformClasses(candidates.toArray(new Class<?>[0]));
+            return;
+        } catch (Throwable t) {
+            // one of them cannot be: each alone, so that the others still are
+        }
         for (Class<?> type : candidates) {
             try {
                 inst.retransformClasses(type);

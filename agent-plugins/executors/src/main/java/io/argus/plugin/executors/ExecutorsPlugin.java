@@ -41,7 +41,9 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
  * Every probe waits for the first trace ({@code whenTracing}): until a request is traced there is no
- * context to carry, so at 0% sampling the JDK's classes are left as they are and cost nothing.
+ * context to carry, so at 0% sampling the JDK's classes are left as they are and cost nothing. Above 0%
+ * the start-up thread puts them in once the engine is up, so that the first traced request does not wait
+ * for the retransformation.
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
