@@ -121,6 +121,16 @@ final class AgentClassLoader extends ClassLoader {
     }
 
     private static byte[] read(InputStream in, int size) throws IOException {
+        if (size >= 0) {
+            // the entry's size is known (always, for the agent's own jars): one array, no copies
+            try {
+                byte[] bytes = new byte[size];
+                new java.io.DataInputStream(in).readFully(bytes);
+                return bytes;
+            } finally {
+                in.close();
+            }
+        }
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(size > 0 ? size : 4096);
             byte[] buffer = new byte[8192];
