@@ -86,8 +86,9 @@ public final class AgentRuntime {
      */
     void start(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
         String version = version();
-        // beside the plugins' loading, unless the start waits for spare CPU anyway
-        boolean warmUpEarly = mode != StartupMode.DEFERRED;
+        // beside the plugins' loading, when the gate may hold a class for the engine (the parallel start-up
+        // with some probe enabled); else after the gate opens, and only if there is a probe
+        boolean warmUpEarly = gate.holdsAny();
         if (warmUpEarly) {
             EarlyWarmUp.start(inst, agentLoader);
         }

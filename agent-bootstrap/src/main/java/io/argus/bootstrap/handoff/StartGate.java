@@ -65,6 +65,11 @@ public final class StartGate implements ClassFileTransformer {
         ready.countDown();
     }
 
+    /** Whether it holds any class at all: some enabled plugin has probes (false for a gate made not holding). */
+    public boolean holdsAny() {
+        return candidates != null && !candidates.isEmpty();
+    }
+
     public boolean isOpen() {
         return engine != null;
     }
