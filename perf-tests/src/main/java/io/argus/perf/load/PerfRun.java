@@ -603,8 +603,7 @@ public final class PerfRun {
                 for (int i = 0; i < QUIET_TRACE_REQUESTS; i++) {
                     Http.once(load, Duration.ofSeconds(30));
                 }
-                Thread.sleep(3000); // the agents flush every 100 ms; the collector stores within about 0.5 s
-                quiet = collector.checkTraceChain(target.tracedServices(), rootName, 50);
+                quiet = awaitQuietTraceChain(collector, rootName);
                 quietOk = true;
             } catch (java.io.IOException e) {
                 quiet = e.getMessage();
@@ -622,6 +621,24 @@ public final class PerfRun {
     }
 
     private static final int QUIET_TRACE_REQUESTS = 5;
+    /** The agents flush every 100 ms and the collector stores within about 0.5 s; a loaded machine takes longer. */
+    private static final Duration QUIET_TRACE_WAIT = Duration.ofSeconds(10);
+
+    /** The quiet requests' traces, checked again every 250 ms until they pass or {@link #QUIET_TRACE_WAIT} is over. */
+    private String awaitQuietTraceChain(CollectorProcess collector, String rootName)
+            throws java.io.IOException, InterruptedException {
+        long deadline = System.nanoTime() + QUIET_TRACE_WAIT.toNanos();
+        while (true) {
+            try {
+                return collector.checkTraceChain(target.tracedServices(), rootName, 50);
+            } catch (java.io.IOException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                Thread.sleep(250);
+            }
+        }
+    }
 
     static final int TRACE_LIMIT = 1000;
 
