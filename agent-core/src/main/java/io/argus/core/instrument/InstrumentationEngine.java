@@ -140,7 +140,7 @@ public final class InstrumentationEngine {
         List<Class<?>> loaded = loadedCandidates(instrumentation, added);
         retransform(instrumentation, loaded);
         if (AgentLog.isDebug()) {
-            AgentLog.debug("first trace: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
+            AgentLog.debug("tracing probes: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
     }
