@@ -1,7 +1,6 @@
 package io.argus.collector.storage.duckdb;
 
 import io.argus.collector.storage.CallKinds;
-import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.Gauge;
@@ -12,7 +11,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -65,7 +63,6 @@ final class DuckDbWriter implements Runnable {
     static final int MAX_ROWS_PER_CYCLE = 250_000;
     /** Longest a cycle waits for more batches before it commits: data is visible to queries after at most this. */
     static final long MAX_CYCLE_MILLIS = 500;
-    private static final int AGENTS_PER_STATEMENT = 100;
     private static final long ERROR_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final long MIN_RETRY_MILLIS = 250;
     static final long MAX_RETRY_MILLIS = 5_000;
@@ -96,6 +93,7 @@ final class DuckDbWriter implements Runnable {
     private DuckDBAppender spans;
     private DuckDBAppender calls;
     private DuckDBAppender jvm;
+    private AgentUpserts agentUpserts;
     private int cycleSpans;
     /** A cycle's transaction is open: begun explicitly, since an appender's flush outside one commits on its own. */
     private boolean inTransaction;
@@ -358,7 +356,7 @@ final class DuckDbWriter implements Runnable {
         } else if (task instanceof WriteTask.Metrics m) {
             return writeMetrics(m.source(), m.batch());
         } else if (task instanceof WriteTask.Agents a) {
-            writeAgents(a.agents());
+            agentUpserts.write(a.agents());
             return 0;
         }
         return 0;
@@ -445,42 +443,6 @@ final class DuckDbWriter implements Runnable {
             gaugeRowsStored.increment(written);
         }
         return batch.getCallsCount() + batch.getJvmCount();
-    }
-
-    private void writeAgents(List<AgentInfo> agents) throws SQLException {
-        // a few statements for all of them: each execution of an upsert costs about a millisecond of CPU
-        for (int from = 0; from < agents.size(); from += AGENTS_PER_STATEMENT) {
-            List<AgentInfo> chunk = agents.subList(from, Math.min(agents.size(), from + AGENTS_PER_STATEMENT));
-            StringBuilder sql = new StringBuilder("INSERT OR REPLACE INTO agents VALUES ");
-            for (int row = 0; row < chunk.size(); row++) {
-                sql.append(row == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            }
-            try (PreparedStatement ps = conn.prepareStatement(sql.toString())) {
-                int i = 1;
-                for (AgentInfo a : chunk) {
-                    ps.setString(i++, a.service());
-                    ps.setString(i++, a.instance());
-                    ps.setString(i++, a.agentVersion());
-                    ps.setString(i++, a.host());
-                    ps.setLong(i++, a.pid());
-                    ps.setLong(i++, a.startTimeMs());
-                    ps.setString(i++, a.runtimeVersion());
-                    ps.setInt(i++, a.protocolVersion());
-                    ps.setString(i++, a.remoteAddress());
-                    ps.setLong(i++, a.connectedAtMs());
-                    ps.setLong(i++, a.lastSeenMs());
-                    ps.setLong(i++, a.lastHeartbeatMs());
-                    ps.setLong(i++, a.droppedSpans());
-                    ps.setLong(i++, a.droppedMetrics());
-                    ps.setLong(i++, a.adviceErrors());
-                    ps.setLong(i++, a.sentSpans());
-                    ps.setLong(i++, a.spansReceived());
-                    ps.setString(i++, a.startupMode());
-                    ps.setLong(i++, a.observingSinceMs());
-                }
-                ps.execute();
-            }
-        }
     }
 
     private static String label(String[] labels, int value) {
@@ -599,6 +561,7 @@ final class DuckDbWriter implements Runnable {
 
     private void openAppenders() throws SQLException {
         inTransaction = false;
+        agentUpserts = new AgentUpserts(conn);
         spans = conn.createAppender("spans");
         calls = conn.createAppender("http_metrics");
         jvm = conn.createAppender("jvm_gauges");
@@ -617,6 +580,10 @@ final class DuckDbWriter implements Runnable {
         spans = null;
         calls = null;
         jvm = null;
+        if (agentUpserts != null) {
+            agentUpserts.close();
+            agentUpserts = null;
+        }
     }
 
     private void checkpoint() {
