@@ -1,7 +1,6 @@
 package io.argus.collector.storage.duckdb;
 
 import io.argus.collector.storage.CallKinds;
-import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.Source;
 import io.argus.protocol.CallMetric;
 import io.argus.protocol.Gauge;
@@ -12,13 +11,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -35,21 +31,24 @@ import org.duckdb.DuckDBConnection;
  * (an INSERT ... SELECT, a staging-table swap and a commit per frame) cost some 50-90 us of CPU per span.
  *
  * <ol>
- *   <li>every batch of the cycle is appended with DuckDB's Appender:
- *       spans into an in-memory staging table (no write-ahead log, no compression, service and instance
- *       replaced by a small source id), metric rows straight into their tables;</li>
- *   <li>one {@code INSERT INTO spans SELECT ... FROM spans_stage} moves the staged spans into the on-disk
- *       table; DuckDB runs that insert (compression, writing row groups) on all cores;</li>
- *   <li>commit. Data becomes visible to queries at most one cycle ({@value #MAX_CYCLE_MILLIS} ms, or the time to
- *       write {@value #MAX_ROWS_PER_CYCLE} rows under load) after it was accepted.</li>
+ *   <li>{@code BEGIN TRANSACTION} before the cycle's first row: outside a transaction each appender flush (every
+ *       2048 rows, and at the end) commits on its own, with a write-ahead log record each;</li>
+ *   <li>every batch of the cycle is appended with DuckDB's Appender straight into its table ({@code spans},
+ *       {@code http_metrics}, {@code jvm_gauges}); the rows stay in the transaction's local storage, and DuckDB
+ *       writes whole row groups of a large cycle to the file as they fill;</li>
+ *   <li>{@code COMMIT}. Data becomes visible to queries at most one cycle ({@value #MAX_CYCLE_MILLIS} ms, or the
+ *       time to write {@value #MAX_ROWS_PER_CYCLE} rows under load) after it was accepted.</li>
  * </ol>
  *
- * <p>Appending to the on-disk table directly costs a commit, a WAL record and later a single-threaded
- * checkpoint per 2048-row appender chunk; staging measured roughly twice as fast on two cores. A variant that
- * moved each stage on a second thread (through an attached in-memory database) while this one filled the next
- * measured 15-25 % slower and used more CPU per span on the shared two-core machine, so the path stays on one
- * thread. While a cycle waits for more, the batches wait in the bounded queue; the writer is woken once half its
- * capacity is taken, so a sleeping cycle never makes ingest push back (see {@link WriteQueue#awaitRows}).
+ * <p>Spans used to go through an in-memory staging table, moved into {@code spans} by an {@code INSERT ... SELECT}
+ * at the end of each cycle; that was twice as fast as appending to {@code spans} while every appender flush was
+ * its own commit, but inside the cycle's transaction the direct append costs the same in bulk and saves the
+ * statements of the move (parsing, planning, the staging table's drop and re-creation: ~1.5 µs of CPU per span at
+ * 8k spans/s). A variant that moved each stage on a second thread (through an attached in-memory database) while
+ * this one filled the next measured 15-25 % slower and used more CPU per span on the shared two-core machine, so the
+ * path stays on one thread. While a cycle waits for more, the batches wait in the bounded queue; the writer is woken
+ * once half its capacity is taken, so a sleeping cycle never makes ingest push back (see
+ * {@link WriteQueue#awaitRows}).
  *
  * <p>A failed cycle is rolled back and kept: {@link StorageHealth} says storage is failing (ingest then refuses
  * agents and answers OTLP with 503), and the writer writes the same batches again on a fresh connection, backing off
@@ -64,7 +63,6 @@ final class DuckDbWriter implements Runnable {
     static final int MAX_ROWS_PER_CYCLE = 250_000;
     /** Longest a cycle waits for more batches before it commits: data is visible to queries after at most this. */
     static final long MAX_CYCLE_MILLIS = 500;
-    private static final int AGENTS_PER_STATEMENT = 100;
     private static final long ERROR_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final long MIN_RETRY_MILLIS = 250;
     static final long MAX_RETRY_MILLIS = 5_000;
@@ -92,11 +90,13 @@ final class DuckDbWriter implements Runnable {
     private final Counter writeErrors;
     private final Timer writeTimer;
 
-    private final Map<Source, Integer> sourceIds = new HashMap<>();
     private DuckDBAppender spans;
     private DuckDBAppender calls;
     private DuckDBAppender jvm;
-    private int stagedSpans;
+    private AgentUpserts agentUpserts;
+    private int cycleSpans;
+    /** A cycle's transaction is open: begun explicitly, since an appender's flush outside one commits on its own. */
+    private boolean inTransaction;
     private int cycleRows;
     /** The data tasks of the cycle being written, or of the failed cycle written again; writer thread only. */
     private final List<WriteTask> cycle = new ArrayList<>();
@@ -347,43 +347,29 @@ final class DuckDbWriter implements Runnable {
 
     /** Appends one task to the current cycle; returns its rows. */
     private int write(WriteTask task) throws SQLException {
+        begin();
         cycleRows += task.rows();
         if (task instanceof WriteTask.Spans s) {
             int n = writeSpans(s.source(), s.batch());
-            stagedSpans += n;
+            cycleSpans += n;
             return n;
         } else if (task instanceof WriteTask.Metrics m) {
             return writeMetrics(m.source(), m.batch());
         } else if (task instanceof WriteTask.Agents a) {
-            writeAgents(a.agents());
+            agentUpserts.write(a.agents());
             return 0;
         }
         return 0;
     }
 
-    private int sourceId(Source source) throws SQLException {
-        Integer id = sourceIds.get(source);
-        if (id == null) {
-            id = sourceIds.size() + 1;
-            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO temp.main.stage_sources VALUES (?, ?, ?)")) {
-                ps.setInt(1, id);
-                ps.setString(2, source.service());
-                ps.setString(3, source.instance());
-                ps.execute();
-            }
-            sourceIds.put(source, id);
-        }
-        return id;
-    }
-
     private int writeSpans(Source source, SpanBatch batch) throws SQLException {
         DuckDBAppender a = spans;
-        int sourceId = sourceId(source);
+        byte[] service = source.serviceUtf8();
+        byte[] instance = source.instanceUtf8();
         List<Span> list = batch.getSpansList();
         for (int i = 0, n = list.size(); i < n; i++) {
             Span s = list.get(i);
             a.beginRow();
-            a.append(sourceId);
             a.append(s.getTraceIdHigh());
             a.append(s.getTraceIdLow());
             a.append(s.getSpanId());
@@ -393,6 +379,8 @@ final class DuckDbWriter implements Runnable {
             } else {
                 a.append(parent);
             }
+            a.append(service);
+            a.append(instance);
             a.append(label(DuckDbSchema.SPAN_KINDS, s.getKindValue()));
             a.append(s.getName());
             a.append(s.getStartEpochNanos());
@@ -457,42 +445,6 @@ final class DuckDbWriter implements Runnable {
         return batch.getCallsCount() + batch.getJvmCount();
     }
 
-    private void writeAgents(List<AgentInfo> agents) throws SQLException {
-        // a few statements for all of them: each execution of an upsert costs about a millisecond of CPU
-        for (int from = 0; from < agents.size(); from += AGENTS_PER_STATEMENT) {
-            List<AgentInfo> chunk = agents.subList(from, Math.min(agents.size(), from + AGENTS_PER_STATEMENT));
-            StringBuilder sql = new StringBuilder("INSERT OR REPLACE INTO agents VALUES ");
-            for (int row = 0; row < chunk.size(); row++) {
-                sql.append(row == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            }
-            try (PreparedStatement ps = conn.prepareStatement(sql.toString())) {
-                int i = 1;
-                for (AgentInfo a : chunk) {
-                    ps.setString(i++, a.service());
-                    ps.setString(i++, a.instance());
-                    ps.setString(i++, a.agentVersion());
-                    ps.setString(i++, a.host());
-                    ps.setLong(i++, a.pid());
-                    ps.setLong(i++, a.startTimeMs());
-                    ps.setString(i++, a.runtimeVersion());
-                    ps.setInt(i++, a.protocolVersion());
-                    ps.setString(i++, a.remoteAddress());
-                    ps.setLong(i++, a.connectedAtMs());
-                    ps.setLong(i++, a.lastSeenMs());
-                    ps.setLong(i++, a.lastHeartbeatMs());
-                    ps.setLong(i++, a.droppedSpans());
-                    ps.setLong(i++, a.droppedMetrics());
-                    ps.setLong(i++, a.adviceErrors());
-                    ps.setLong(i++, a.sentSpans());
-                    ps.setLong(i++, a.spansReceived());
-                    ps.setString(i++, a.startupMode());
-                    ps.setLong(i++, a.observingSinceMs());
-                }
-                ps.execute();
-            }
-        }
-    }
-
     private static String label(String[] labels, int value) {
         return value >= 0 && value < labels.length && labels[value] != null ? labels[value] : labels[0];
     }
@@ -505,7 +457,7 @@ final class DuckDbWriter implements Runnable {
         return out;
     }
 
-    /** Ends the cycle: moves staged spans into the table and commits everything appended; false if that failed. */
+    /** Ends the cycle: flushes the appenders and commits everything appended; false if that failed. */
     private boolean commit() {
         Exception failure = commitOrFailure();
         if (failure != null) {
@@ -523,40 +475,18 @@ final class DuckDbWriter implements Runnable {
             spans.flush();
             calls.flush();
             jvm.flush();
-            if (stagedSpans > 0) {
-                spans.close();
-                spans = null;
-                try (Statement st = conn.createStatement()) {
-                    int moved = st.executeUpdate(MOVE_STAGED_SPANS);
-                    if (moved != stagedSpans) {
-                        throw new SQLException("moved " + moved + " staged spans instead of " + stagedSpans);
-                    }
-                    st.execute("DROP TABLE temp.main.spans_stage");
-                    st.execute(CREATE_SPANS_STAGE);
-                }
-                spans = conn.createAppender("temp", "main", "spans_stage");
+            if (inTransaction) {
+                execute("COMMIT");
+                inTransaction = false;
             }
-            conn.commit();
-            spansStored.increment(stagedSpans);
-            stagedSpans = 0;
+            spansStored.increment(cycleSpans);
+            cycleSpans = 0;
             cycleRows = 0;
             return null;
         } catch (SQLException | RuntimeException e) {
             return e;
         }
     }
-
-    static final String CREATE_SPANS_STAGE = """
-            CREATE TEMP TABLE spans_stage (
-              source_id INTEGER, trace_id_high BIGINT, trace_id_low BIGINT, span_id BIGINT, parent_span_id BIGINT,
-              kind span_kind, name VARCHAR, start_epoch_nanos BIGINT, duration_nanos BIGINT, status span_status,
-              tags VARCHAR)""";
-
-    static final String MOVE_STAGED_SPANS = """
-            INSERT INTO spans
-            SELECT s.trace_id_high, s.trace_id_low, s.span_id, s.parent_span_id, src.service, src.instance, s.kind,
-                   s.name, s.start_epoch_nanos, s.duration_nanos, s.status, s.tags
-            FROM temp.main.spans_stage s JOIN temp.main.stage_sources src ON s.source_id = src.source_id""";
 
     /**
      * A write or commit of the current cycle failed: rolls it back and keeps its batches to be written again; storage
@@ -592,13 +522,30 @@ final class DuckDbWriter implements Runnable {
         closeAppenders();
         if (conn != null) {
             try {
-                conn.rollback();
+                if (inTransaction) {
+                    inTransaction = false;
+                    execute("ROLLBACK");
+                }
             } catch (SQLException rollback) {
                 LOG.log(Level.FINE, "rollback", rollback);
             }
         }
-        stagedSpans = 0;
+        cycleSpans = 0;
         cycleRows = 0;
+    }
+
+    /** Opens the cycle's transaction before its first row, so that every row of the cycle commits together. */
+    private void begin() throws SQLException {
+        if (!inTransaction) {
+            execute("BEGIN TRANSACTION");
+            inTransaction = true;
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement st = conn.createStatement()) {
+            st.execute(sql);
+        }
     }
 
     private void closeConnection() {
@@ -613,15 +560,9 @@ final class DuckDbWriter implements Runnable {
     }
 
     private void openAppenders() throws SQLException {
-        conn.setAutoCommit(false);
-        sourceIds.clear();
-        try (Statement st = conn.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS temp.main.spans_stage");
-            st.execute(CREATE_SPANS_STAGE);
-            st.execute("CREATE OR REPLACE TEMP TABLE stage_sources (source_id INTEGER, service VARCHAR, instance VARCHAR)");
-        }
-        conn.commit();
-        spans = conn.createAppender("temp", "main", "spans_stage");
+        inTransaction = false;
+        agentUpserts = new AgentUpserts(conn);
+        spans = conn.createAppender("spans");
         calls = conn.createAppender("http_metrics");
         jvm = conn.createAppender("jvm_gauges");
     }
@@ -639,11 +580,14 @@ final class DuckDbWriter implements Runnable {
         spans = null;
         calls = null;
         jvm = null;
+        if (agentUpserts != null) {
+            agentUpserts.close();
+            agentUpserts = null;
+        }
     }
 
     private void checkpoint() {
         try (Statement st = conn.createStatement()) {
-            conn.setAutoCommit(true);
             st.execute("CHECKPOINT");
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.WARNING, "final checkpoint failed (the write-ahead log still holds the data): " + e);
