@@ -11,12 +11,12 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * <p>The count is not a counter of its own: it is the sum of the latency buckets, one of which every request
  * adds to, so a request costs one atomic add fewer (two in all, three with an error).
  *
- * <p>The swaps are per counter, not one atomic step: a request whose {@link #record} overlaps a
- * snapshot (which swaps the buckets, then errors, sum, min and max) can have its count (its bucket) in
- * one interval and its sum or error in the next. That is the exact bound: per interval, a
- * counter differs from a consistent split by at most the number of requests recorded while the
- * snapshot ran, and over two adjacent intervals the totals are exact. Making the swap atomic would
- * cost every request a lock or two more atomic operations.
+ * <p>The swaps are per counter, not one atomic step, so a request whose {@link #record} overlaps a snapshot can
+ * be split between two intervals. The order keeps every interval one the collector accepts: a request adds its
+ * error, sum and extremes first and its bucket last, and a snapshot swaps the buckets first; so the only split
+ * is an error (or sum, or extreme) taken one interval before its request's bucket. The snapshot hands such
+ * errors back ({@code errors ≤ count} in every interval, exact over the intervals) and keeps {@code min ≤ max}.
+ * Making the swap atomic would cost every request a lock or two more atomic operations.
  */
 public final class CallStats {
 
@@ -46,7 +46,6 @@ public final class CallStats {
 
     /** {@code times} calls that each took {@code nanos} (a batch of messages acknowledged together). */
     void record(long nanos, boolean error, int times) {
-        buckets.addAndGet(LatencyBuckets.indexOf(nanos), times);
         if (error) {
             ERRORS.addAndGet(this, times);
         }
@@ -59,6 +58,8 @@ public final class CallStats {
         while (nanos > (max = maxNanos) && !MAX.compareAndSet(this, max, nanos)) {
             // retry
         }
+        // last: a snapshot that sees the request's bucket sees the rest of it too
+        buckets.addAndGet(LatencyBuckets.indexOf(nanos), times);
     }
 
     /** Takes the counts of the interval that just ended; null when nothing happened in it. */
@@ -78,8 +79,19 @@ public final class CallStats {
         if (c == 0) {
             return null;
         }
-        return new Snapshot(method, target, status, c, ERRORS.getAndSet(this, 0), SUM.getAndSet(this, 0),
-                MIN.getAndSet(this, Long.MAX_VALUE), MAX.getAndSet(this, 0), counts);
+        long e = ERRORS.getAndSet(this, 0);
+        if (e > c) {
+            // errors of requests whose buckets come after this snapshot: they go with their requests
+            ERRORS.addAndGet(this, e - c);
+            e = c;
+        }
+        long sum = SUM.getAndSet(this, 0);
+        long min = MIN.getAndSet(this, Long.MAX_VALUE);
+        long max = MAX.getAndSet(this, 0);
+        if (min != Long.MAX_VALUE && min > max) {
+            max = min; // the maximum went to the interval before, with a split request's
+        }
+        return new Snapshot(method, target, status, c, e, sum, min, max, counts);
     }
 
     /** The counts of one cell over one interval. */
