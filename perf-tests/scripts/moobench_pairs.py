@@ -16,6 +16,8 @@ one for an older commit: git worktree add --detach DIR COMMIT; mvn -q package -D
 """
 import argparse, os, re, statistics, subprocess
 
+from paired_stats import wilcoxon_p
+
 p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 p.add_argument('--moobench', required=True)
 p.add_argument('--rounds', type=int, default=6)
@@ -47,34 +49,6 @@ for rnd in range(a.rounds):
         results[name][rnd] = (num(m.group(1)) / 10, num(m.group(2)) / 10, num(m.group(3)))
         print('round %d %-10s mean %7.1f  median %6.1f ns/span  dropped %4.1f%%  load %s' % (
             (rnd, name) + results[name][rnd] + (open('/proc/loadavg').read().split()[0],)), flush=True)
-
-
-def wilcoxon_p(diffs):
-    d = [x for x in diffs if x != 0]
-    n = len(d)
-    if n == 0:
-        return 1.0
-    order = sorted(range(n), key=lambda i: abs(d[i]))
-    ranks = [0.0] * n
-    i = 0
-    while i < n:
-        j = i
-        while j + 1 < n and abs(d[order[j + 1]]) == abs(d[order[i]]):
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    counts = {0: 1}
-    for r in ranks:
-        r2 = int(round(2 * r))
-        nxt = dict(counts)
-        for s, c in counts.items():
-            nxt[s + r2] = nxt.get(s + r2, 0) + c
-        counts = nxt
-    w2 = int(round(2 * sum(r for r, x in zip(ranks, d) if x > 0)))
-    lo = sum(c for s, c in counts.items() if s <= w2)
-    hi = sum(c for s, c in counts.items() if s >= w2)
-    return min(1.0, 2 * min(lo, hi) / 2 ** n)
 
 
 first = builds[0][0]
