@@ -3,7 +3,9 @@
 client span, back's server span), per process and per thread group, scenarios interleaved round by round.
 
 Each round launches, for every scenario in turn (the order rotates from round to round), a fresh `back` and
-`front`, drives `wrk -t1 -cC` at /front/call for WARMUP seconds, then for SECONDS more while reading the CPU
+`front`, drives `wrk -t1 -cC` at /front/call (with --pace-ms, each connection pausing between requests, so
+that every scenario serves about the same rate and the CPU a request costs is not confounded by the rate)
+for WARMUP seconds, then for SECONDS more while reading the CPU
 time of each process (and of each of its threads, grouped by name) from /proc around that window. With
 --profile, async-profiler (its Maven Central jar's library) samples each process over the measured window
 only (attached through ApAttach.java) and writes collapsed stacks, one file per scenario, round and process.
@@ -33,6 +35,10 @@ p.add_argument('--rounds', type=int, default=10)
 p.add_argument('--warmup', type=float, default=10)
 p.add_argument('--seconds', type=float, default=15)
 p.add_argument('--connections', type=int, default=4)
+p.add_argument('--pace-ms', type=float, default=0,
+               help='each connection waits this long between requests (wrk script delay), so every scenario '
+                    'runs at about the same rate (connections / (pace + latency)), below its capacity; '
+                    '0: closed loop at full speed')
 p.add_argument('--scenarios', default='baseline,default-0,default-100')
 p.add_argument('--baseline', default='baseline', help='the scenario the others are compared with')
 p.add_argument('--agent', action='append', default=[], help='NAME=PATH: NAME-0 and NAME-100 with this agent jar')
@@ -123,7 +129,13 @@ def await_answer(url, deadline=120):
 
 
 def wrk(url, seconds):
-    out = subprocess.run(['wrk', '-t1', '-c%d' % a.connections, '-d%ds' % int(seconds), url],
+    pace = []
+    if a.pace_ms > 0:
+        script = os.path.join(workdir, 'pace.lua')
+        with open(script, 'w') as f:
+            f.write('function delay()\n  return %g\nend\n' % a.pace_ms)
+        pace = ['-s', script]
+    out = subprocess.run(['wrk', '-t1', '-c%d' % a.connections, '-d%ds' % int(seconds)] + pace + [url],
                          capture_output=True, text=True).stdout
     m = re.search(r'(\d+) requests in', out)
     errors = re.search(r'Non-2xx or 3xx responses: (\d+)', out)
