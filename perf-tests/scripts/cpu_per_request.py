@@ -21,7 +21,7 @@ another build of the agent, for paired comparisons (`--baseline main-100`). Stat
 the baseline (the rounds pair them): median of the per-round differences and ratios, a bootstrap 95%
 interval of the median difference, and the Wilcoxon signed-rank p (exact up to 20 rounds).
 """
-import argparse, glob, json, math, os, random, re, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, glob, json, os, random, re, shutil, socket, statistics, subprocess, sys, tempfile, time
 import urllib.request
 
 from paired_stats import wilcoxon_p
@@ -129,12 +129,7 @@ def await_answer(url, deadline=120):
 
 
 def wrk(url, seconds):
-    pace = []
-    if a.pace_ms > 0:
-        script = os.path.join(workdir, 'pace.lua')
-        with open(script, 'w') as f:
-            f.write('function delay()\n  return %g\nend\n' % a.pace_ms)
-        pace = ['-s', script]
+    pace = ['-s', pace_script] if pace_script else []
     out = subprocess.run(['wrk', '-t1', '-c%d' % a.connections, '-d%ds' % int(seconds)] + pace + [url],
                          capture_output=True, text=True).stdout
     m = re.search(r'(\d+) requests in', out)
@@ -275,6 +270,12 @@ def summarize(results, scenarios, baseline):
 
 scenarios = a.scenarios.split(',')
 workdir = tempfile.mkdtemp(prefix='cpureq')
+pace_script = None
+if a.pace_ms > 0:
+    # wrk calls delay() before each request of a connection
+    pace_script = os.path.join(workdir, 'pace.lua')
+    with open(pace_script, 'w') as f:
+        f.write('function delay()\n  return %g\nend\n' % a.pace_ms)
 if a.profile:
     os.makedirs(a.profile_dir, exist_ok=True)
 collector_proc, collector = None, None

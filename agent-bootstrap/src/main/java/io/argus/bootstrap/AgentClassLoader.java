@@ -1,6 +1,7 @@
 package io.argus.bootstrap;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -125,14 +126,14 @@ final class AgentClassLoader extends ClassLoader {
             // the entry's size is known (always, for the agent's own jars): one array, no copies
             try {
                 byte[] bytes = new byte[size];
-                new java.io.DataInputStream(in).readFully(bytes);
+                new DataInputStream(in).readFully(bytes);
                 return bytes;
             } finally {
                 in.close();
             }
         }
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(size > 0 ? size : 4096);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
             byte[] buffer = new byte[8192];
             for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
                 out.write(buffer, 0, n);

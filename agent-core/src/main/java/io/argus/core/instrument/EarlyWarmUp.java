@@ -1,6 +1,7 @@
 package io.argus.core.instrument;
 
 import io.argus.core.AgentLog;
+import io.argus.core.plugin.TypeProbe;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
@@ -23,7 +24,7 @@ public final class EarlyWarmUp {
             @Override
             public void run() {
                 try {
-                    new AdviceWeaver(Collections.<io.argus.core.plugin.TypeProbe>emptyList(), agentLoader,
+                    new AdviceWeaver(Collections.<TypeProbe>emptyList(), agentLoader,
                             new HelperInjector(agentLoader, inst)).warmUp(agentLoader);
                 } catch (Throwable t) {
                     AgentLog.warn("the instrumentation engine's warm-up failed", t);
