@@ -26,7 +26,9 @@ import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
 import io.argus.core.instrument.EarlyWarmUp;
+import io.argus.core.instrument.ClassCacheKeys;
 import io.argus.core.instrument.InstrumentationEngine;
+import io.argus.core.instrument.WovenClassCache;
 import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
 import io.argus.core.plugin.GaugeSource;
@@ -39,6 +41,7 @@ import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
 
+import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,6 +66,8 @@ public final class AgentRuntime {
     private final Instrumentation inst;
     private final StartGate gate;
     private final boolean gateRegistered;
+    /** The agent's folder: its {@code lib} names the build that the class cache's entries belong to. */
+    private final File home;
     private final ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
     private final AgentCounters counters = new AgentCounters();
     private final FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
@@ -74,8 +79,9 @@ public final class AgentRuntime {
      * @param gateRegistered whether premain registered the gate already (it holds the probed classes that
      *                       load before the engine is ready); else this registers it once the engine is
      */
-    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered) {
+    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered, File home) {
         this.inst = inst;
+        this.home = home;
         this.gate = gate;
         this.gateRegistered = gateRegistered;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
@@ -88,7 +94,10 @@ public final class AgentRuntime {
         String version = version();
         // beside the plugins' loading, when the gate may hold a class for the engine (the parallel start-up
         // with some probe enabled); else after the gate opens, and only if there is a probe
-        boolean warmUpEarly = gate.holdsAny();
+        // not when woven classes are kept from an earlier run of this build: they most likely need no weaving
+        String build = ClassCacheKeys.build(home);
+        boolean cacheWarm = settings.classCacheDir != null && WovenClassCache.hasEntries(settings.classCacheDir, build);
+        boolean warmUpEarly = gate.holdsAny() && !cacheWarm;
         if (warmUpEarly) {
             EarlyWarmUp.start(inst, agentLoader);
         }
@@ -113,6 +122,9 @@ public final class AgentRuntime {
                 ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
         OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
+        final WovenClassCache classCache = settings.classCacheDir == null ? WovenClassCache.disabled()
+                : WovenClassCache.open(settings.classCacheDir, build, engine.describeProbes());
+        engine.useCache(classCache);
         engine.prepare(inst);
         // before any trace can start: the first one applies the probes that wait for tracing, once the gate is open
         final Runnable applyWhenTracing = new Runnable() {
@@ -158,7 +170,7 @@ public final class AgentRuntime {
                     + gate.heldClasses() + " classes waited for it so far");
         }
         if (!warmUpEarly) {
-            engine.warmUp();
+            engine.warmUp(); // not with a warm class cache
         }
         ownerFields.warmUp();
         engine.retransformLoaded();
@@ -180,6 +192,7 @@ public final class AgentRuntime {
             @Override
             public void sample(GaugeSink sink) {
                 sink.gauge("agent.classes.transformed", transformedClasses.get());
+                sink.gauge("agent.classes.fromCache", classCache.hits());
             }
         });
         threadLauncher.execute(new Runnable() {
@@ -195,11 +208,13 @@ public final class AgentRuntime {
             }
         }, "argus-shutdown"));
 
+        classCache.prune(WovenClassCache.KEEP_FOLDERS);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
                 ? settings.collectorList() : "discard")
                 + ", sampling=" + settings.samplingRate + "%, startup=" + mode.settingValue()
+                + ", classCache=" + (!classCache.isEnabled() ? "off" : classCache.isWarm() ? "warm" : "cold")
                 + ", plugins=" + started);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis

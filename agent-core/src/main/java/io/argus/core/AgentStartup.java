@@ -90,7 +90,7 @@ public final class AgentStartup {
 
     private static void start(AgentHandoff handoff, AgentSettings settings, Executor threadLauncher) throws Exception {
         BridgeInstaller.install(handoff.instrumentation(), handoff.bridgeJar());
-        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL)
+        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL, handoff.home())
                 .start(settings, handoff.mode(), handoff.startNanos(), threadLauncher);
     }
 

@@ -34,6 +34,8 @@ public final class AgentApp implements AutoCloseable {
     private final Process process;
     private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
     private final Path log;
+    /** The class cache folder made for this JVM alone, deleted when it stops; null when the test chose one. */
+    private Path ownClassCache;
 
     private AgentApp(Process process, Path log) {
         this.process = process;
@@ -202,6 +204,17 @@ public final class AgentApp implements AutoCloseable {
     @Override
     public void close() {
         Processes.stop(process);
+        if (ownClassCache != null) {
+            deleteTree(ownClassCache);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind
+        }
     }
 
     private static void sleep(long millis) {
@@ -214,6 +227,7 @@ public final class AgentApp implements AutoCloseable {
     }
 
     public static final class Builder {
+        private static final String CLASS_CACHE_DIR = "argus.startup.classCacheDir";
         private final String mainClass;
         private boolean executableJar;
         private final List<String> args = new ArrayList<>();
@@ -334,15 +348,29 @@ public final class AgentApp implements AutoCloseable {
             return command;
         }
 
+        /**
+         * Starts the JVM. Unless the test names a class cache folder ({@code argus.startup.classCacheDir}), the
+         * agent gets an empty one of its own, as on a machine it never ran on: no test sees another's woven classes.
+         */
         public AgentApp start() {
             try {
+                Path ownClassCache = null;
+                if (withAgent && !agentProperties.containsKey(CLASS_CACHE_DIR)) {
+                    ownClassCache = Files.createTempDirectory("argus-test-classes");
+                    agentProperties.put(CLASS_CACHE_DIR, ownClassCache.resolve("cache").toString());
+                }
                 ProcessBuilder pb = new ProcessBuilder(command()).redirectErrorStream(true);
                 pb.environment().keySet().removeIf(k -> k.startsWith("ARGUS_"));
                 if (logFile != null) {
                     Files.createDirectories(logFile.getParent());
                     Files.deleteIfExists(logFile);
                 }
-                return new AgentApp(pb.start(), logFile);
+                AgentApp app = new AgentApp(pb.start(), logFile);
+                app.ownClassCache = ownClassCache;
+                if (ownClassCache != null) {
+                    agentProperties.remove(CLASS_CACHE_DIR); // a builder started again gets another
+                }
+                return app;
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start " + mainClass, e);
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 import io.argus.testing.TestCollector;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client) with the agent's default settings, and requests sent as soon as each service first answers,
  * without waiting for any line of the agent's. Every request is traced end to end: each carries a sampled
  * {@code traceparent} of its own (the default sampling rate is 0%, and a sampled caller is honoured), and
- * each trace must reach the collector complete, from the first request on.
+ * each trace must reach the collector complete, from the first request on. Twice: on a first start, and on a
+ * restart that defines the classes woven the first time from the class cache instead of weaving them again.
  */
 class FirstRequestsIT {
 
@@ -38,10 +41,15 @@ class FirstRequestsIT {
 
     @ParameterizedTest
     @MethodSource("javaHomes")
-    void everyRequestFromTheFirstIsTraced(String javaHome) throws Exception {
+    void everyRequestFromTheFirstIsTraced(String javaHome, @TempDir Path classCache) throws Exception {
+        everyRequestIsTraced(javaHome, classCache, "cold");
+        everyRequestIsTraced(javaHome, classCache, "warm");
+    }
+
+    private static void everyRequestIsTraced(String javaHome, Path classCache, String start) throws Exception {
         try (TestCollector collector = TestCollector.start();
-             SampleCluster cluster = SampleCluster.start(javaHome, "first-requests-" + jdk(javaHome),
-                     app -> app.collector(collector.ingestPort()))) {
+             SampleCluster cluster = SampleCluster.start(javaHome, "first-requests-" + jdk(javaHome) + "-" + start,
+                     app -> app.collector(collector.ingestPort()).agent("argus.startup.classCacheDir", classCache))) {
             List<String> traceIds = new ArrayList<>();
             long firstSentMs = System.currentTimeMillis();
             for (int i = 0; i < REQUESTS; i++) {
@@ -61,6 +69,16 @@ class FirstRequestsIT {
             }
             for (AgentApp app : List.of(cluster.front, cluster.back)) {
                 assertThat(app.lines()).noneMatch(line -> line.contains("without its probes"));
+            }
+            // back starts first; front, the same application, may find back's classes kept already
+            AgentApp startsFirst = start.equals("cold") ? cluster.back : cluster.front;
+            assertThat(startsFirst.lines()).as("the class cache").anyMatch(line -> line.contains(", classCache=" + start + ","));
+            if (start.equals("warm")) {
+                // the woven classes came from the cache: Jetty's, and the JDK's executors at least
+                JsonNode gauges = CollectorClient.await("the agents' class cache gauge", Duration.ofSeconds(30),
+                        () -> api.jvmMetrics("back").path("instances"),
+                        i -> i.size() == 1 && i.get(0).path("latest").path("agent.classes.fromCache").asInt() >= 4);
+                assertThat(gauges.get(0).path("latest").path("agent.classes.fromCache").asInt()).isGreaterThanOrEqualTo(4);
             }
             // the agents say how they started and since when they observe: before the first request
             for (JsonNode agent : api.agents()) {

@@ -1,5 +1,6 @@
 package io.argus.core.config;
 
+import java.io.File;
 import io.argus.core.AgentLog;
 
 import java.lang.management.ManagementFactory;
@@ -47,6 +48,8 @@ public final class AgentSettings {
     /** Whether owner classes get real fields at all; false keeps every plugin's state in the agent's map. */
     public final boolean ownerFields;
     public final boolean honorInboundSampling;
+    /** Where woven classes are kept between runs ({@code argus.startup.classCache}); null: not kept. */
+    public final File classCacheDir;
     public final boolean normalizeRoutes;
 
     public AgentSettings(AgentConfig config) {
@@ -76,6 +79,13 @@ public final class AgentSettings {
         this.ownerFields = config.getBoolean("argus.state.ownerFields", true);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);
+        this.classCacheDir = config.getBoolean("argus.startup.classCache", true)
+                ? new File(config.getString("argus.startup.classCacheDir", defaultClassCacheDir())) : null;
+    }
+
+    /** The user's own folder in the temporary directory, so two users of a machine share nothing. */
+    static String defaultClassCacheDir() {
+        return new File(System.getProperty("java.io.tmpdir"), "argus-classes-" + System.getProperty("user.name")).getPath();
     }
 
     public boolean pluginEnabled(String pluginName) {

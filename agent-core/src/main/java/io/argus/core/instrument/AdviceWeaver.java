@@ -21,6 +21,8 @@ import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.OpenedClassReader;
 
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.List;
@@ -67,7 +69,7 @@ final class AdviceWeaver {
         String name = AdviceWarmUp.Target.class.getName().replace('.', '/');
         byte[] classFile = ClassFiles.read(agentLoader, name + ".class");
         if (classFile != null) {
-            weave(agentLoader, name, null, null, classFile, java.util.Collections.singletonList(warmUp));
+            weave(agentLoader, name, null, null, classFile, Collections.singletonList(warmUp), new ArrayList<String>());
         }
     }
 
@@ -75,9 +77,10 @@ final class AdviceWeaver {
      * The rewritten class file, or null to leave the class as it is (no probe selects any of its methods).
      *
      * @param redefined the class when it is being retransformed, null as it loads
+     * @param helpersDefined gets the helper classes defined for it in {@code loader}
      */
     byte[] weave(ClassLoader loader, String internalName, Class<?> redefined, ProtectionDomain domain,
-                 byte[] classFile, List<TypeProbe> probes) {
+                 byte[] classFile, List<TypeProbe> probes, List<String> helpersDefined) {
         if (probes.isEmpty()) {
             return null;
         }
@@ -90,7 +93,7 @@ final class AdviceWeaver {
         for (TypeProbe probe : probes) {
             CheckedAdvice checked = advice.get(probe);
             if (checked != null) {
-                methods = checked.addTo(methods, type, loader, domain, pools);
+                methods = checked.addTo(methods, type, loader, domain, pools, helpersDefined);
             }
         }
         if (methods == null) {

@@ -54,11 +54,12 @@ final class CheckedAdvice {
     /**
      * Adds this probe's advice, for the methods of {@code type} it selects, to {@code wrapper} (null: none
      * yet) and returns it; returns {@code wrapper} unchanged when the probe selects none of them or failed
-     * its check. Defines the helpers first: if they cannot be defined this throws, and the caller leaves the
-     * class as it is.
+     * its check. Defines the helpers first, and adds them to {@code helpersDefined}: if they cannot be
+     * defined this throws, and the caller leaves the class as it is.
      */
     AsmVisitorWrapper.ForDeclaredMethods addTo(AsmVisitorWrapper.ForDeclaredMethods wrapper, TypeDescription type,
-                                               ClassLoader loader, ProtectionDomain domain, TypePools pools) {
+                                               ClassLoader loader, ProtectionDomain domain, TypePools pools,
+                                               List<String> helpersDefined) {
         List<TypeProbe.MethodAdvice> checked = resolve();
         boolean[] selects = new boolean[checked.size()];
         boolean any = false;
@@ -76,6 +77,7 @@ final class CheckedAdvice {
         if (!probe.helpers().isEmpty()) {
             try {
                 helpers.inject(loader, domain, new ArrayList<String>(probe.helpers()));
+                helpersDefined.addAll(probe.helpers());
             } catch (Exception e) {
                 throw new IllegalStateException("helper classes for " + type.getName() + " could not be defined", e);
             }

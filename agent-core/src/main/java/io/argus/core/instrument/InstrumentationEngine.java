@@ -8,7 +8,9 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +38,14 @@ public final class InstrumentationEngine {
     private final AtomicLong transformedClasses;
     private final EngineTimings timings = new EngineTimings();
     private final ClassFileTransformer transformer = new PrefilterTransformer();
+    /** Made by {@link #prepare}, or on the first class the cache does not have when it was warm. */
     private volatile AdviceWeaver weaver;
+    private volatile boolean prepared;
+    private boolean weaverFailed;
+    private HelperInjector helpers;
+    private volatile WovenClassCache cache = WovenClassCache.disabled();
+    /** Each probe's place in {@link #probes}: how the class cache names the probes that apply to a class. */
+    private final Map<TypeProbe, Integer> probeNumbers = new IdentityHashMap<TypeProbe, Integer>();
     private Instrumentation instrumentation;
     /**
      * The classes woven as they loaded before {@link #retransformLoaded} ran (a class the start gate held
@@ -50,14 +59,33 @@ public final class InstrumentationEngine {
         this.agentLoader = agentLoader;
         List<TypeProbe> fromStart = new ArrayList<TypeProbe>();
         for (TypeProbe probe : this.probes) {
+            probeNumbers.put(probe, probeNumbers.size());
             (probe.isWhenTracing() ? whenTracing : fromStart).add(probe);
         }
         this.index = new ProbeIndex(fromStart);
     }
 
     /**
+     * Every probe's declaration, in order: what the class cache's entries were woven with. Two starts with
+     * the same plugins and settings describe their probes alike.
+     */
+    public String describeProbes() {
+        StringBuilder text = new StringBuilder();
+        for (TypeProbe probe : probes) {
+            text.append(probe.describe()).append('\n');
+        }
+        return text.toString();
+    }
+
+    /** Woven classes kept between runs; set before {@link #prepare}. */
+    public void useCache(WovenClassCache cache) {
+        this.cache = cache;
+    }
+
+    /**
      * Makes the weaver, on the calling thread: false (logged) if it cannot be made, and then no class is
-     * instrumented. Then {@link #transformer()} is ready for the classes that load.
+     * instrumented. Then {@link #transformer()} is ready for the classes that load. With a warm class cache
+     * the weaver is made only when a class misses it.
      */
     public synchronized boolean prepare(Instrumentation inst) {
         if (probes.isEmpty()) {
@@ -68,26 +96,90 @@ public final class InstrumentationEngine {
         long cpu0 = threadCpuNanos();
         try {
             ModuleReads.openJdkTargetsToBridge(inst, exactTypeNames(probes));
-            weaver = new AdviceWeaver(probes, agentLoader, new HelperInjector(agentLoader, inst));
+            helpers = new HelperInjector(agentLoader, inst);
+            if (!cache.isWarm()) {
+                weaver = new AdviceWeaver(probes, agentLoader, helpers);
+            }
         } catch (Throwable t) {
             weaver = null;
             AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
             return false;
         }
+        prepared = true;
         timings.built(System.nanoTime() - t0, threadCpuNanos() - cpu0);
         return true;
+    }
+
+    /** The weaver, made now if {@link #prepare} left it to the first miss; null if it cannot be made. */
+    private AdviceWeaver weaver() {
+        AdviceWeaver made = weaver;
+        if (made != null) {
+            return made;
+        }
+        synchronized (this) {
+            if (weaver == null && !weaverFailed) {
+                try {
+                    weaver = new AdviceWeaver(probes, agentLoader, helpers);
+                } catch (Throwable t) {
+                    weaverFailed = true;
+                    AgentLog.error("instrumentation engine failed to start; no class will be instrumented", t);
+                }
+            }
+            return weaver;
+        }
+    }
+
+    /**
+     * The class as the probes that apply make it: from the class cache when it has these exact bytes, else
+     * woven (and kept). Helper classes are defined in the class's loader either way.
+     */
+    private byte[] weave(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain,
+                         byte[] classFile, List<TypeProbe> applicable) throws Exception {
+        if (applicable.isEmpty()) {
+            return null;
+        }
+        WovenClassCache kept = cache;
+        String probeKey = probeKey(applicable);
+        WovenClassCache.Entry entry = kept.find(className, probeKey, classFile);
+        if (entry != null) {
+            helpers.inject(loader, domain, entry.helpers);
+            if (AgentLog.isDebug() && entry.output != null) {
+                AgentLog.debug("instrumented " + className.replace('/', '.') + " from the class cache");
+            }
+            return entry.output;
+        }
+        AdviceWeaver made = weaver();
+        if (made == null) {
+            return null;
+        }
+        List<String> defined = new ArrayList<String>(0);
+        byte[] woven = made.weave(loader, className, redefined, domain, classFile, applicable, defined);
+        kept.store(className, probeKey, classFile, woven, defined);
+        return woven;
+    }
+
+    private String probeKey(List<TypeProbe> applicable) {
+        if (applicable.size() == 1) {
+            return probeNumbers.get(applicable.get(0)).toString();
+        }
+        StringBuilder key = new StringBuilder();
+        for (TypeProbe probe : applicable) {
+            key.append(key.length() == 0 ? "" : ",").append(probeNumbers.get(probe));
+        }
+        return key.toString();
     }
 
     /**
      * Weaves one class of the agent's own ({@link AdviceWarmUp}), result dropped, so that the first class the
      * application loads finds ByteBuddy's advice machinery loaded. Run on the start-up thread once the
-     * transformer is in force: a class the start gate held does not wait for it.
+     * transformer is in force: a class the start gate held does not wait for it. Not with a warm class cache:
+     * then the application's classes most likely need no weaving at all.
      */
     public void warmUp() {
-        AdviceWeaver prepared = weaver;
-        if (prepared != null) {
+        AdviceWeaver made = weaver;
+        if (made != null && !cache.isWarm()) {
             try {
-                prepared.warmUp(agentLoader);
+                made.warmUp(agentLoader);
             } catch (Throwable t) {
                 AgentLog.warn("the instrumentation engine's warm-up failed", t);
             }
@@ -104,7 +196,7 @@ public final class InstrumentationEngine {
      * thread, which returns when they are done.
      */
     public synchronized void retransformLoaded() {
-        if (weaver == null) {
+        if (!prepared) {
             return;
         }
         long cpu0 = threadCpuNanos();
@@ -130,7 +222,7 @@ public final class InstrumentationEngine {
      * returns when they are done. Once only; a no-op before {@link #start} or without such probes.
      */
     public synchronized void applyWhenTracingProbes() {
-        if (whenTracing.isEmpty() || weaver == null) {
+        if (whenTracing.isEmpty() || !prepared) {
             return;
         }
         long t0 = System.nanoTime();
@@ -209,7 +301,7 @@ public final class InstrumentationEngine {
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             ProbeIndex inForce = index;
-            if (weaver == null || loader == agentLoader || className == null
+            if (!prepared || loader == agentLoader || className == null
                     || !inForce.isCandidate(loader, className)
                     || reentry.isInside()) {
                 return null;
@@ -220,7 +312,7 @@ public final class InstrumentationEngine {
             try {
                 List<TypeProbe> applicable = firstLoad ? inForce.probesFor(loader, className, classfileBuffer)
                         : inForce.probesFor(classBeingRedefined);
-                byte[] woven = weaver.weave(loader, className, classBeingRedefined, protectionDomain, classfileBuffer,
+                byte[] woven = weave(loader, className, classBeingRedefined, protectionDomain, classfileBuffer,
                         applicable);
                 if (woven != null && !OwnerFieldsTransformer.hasFields(classfileBuffer)) {
                     transformedClasses.incrementAndGet(); // else the owner transformer counted this one

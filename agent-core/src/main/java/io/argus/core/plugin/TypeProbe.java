@@ -5,6 +5,7 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -106,6 +107,23 @@ public final class TypeProbe {
 
     public List<MethodAdvice> advice() {
         return Collections.unmodifiableList(advice);
+    }
+
+    /**
+     * Everything that decides what this probe does to a class, as text: the same for the same declaration
+     * in another run (ByteBuddy's matchers describe themselves by what they match).
+     */
+    public String describe() {
+        StringBuilder text = new StringBuilder(pluginName).append(' ').append(typeName)
+                .append(hierarchy ? " subtypes" : "").append(whenTracing ? " when-tracing" : "");
+        if (nameHints != null) {
+            text.append(" hints=").append(Arrays.toString(nameHints));
+        }
+        text.append(" helpers=").append(helpers);
+        for (MethodAdvice one : advice) {
+            text.append(" [").append(one.methods).append(" -> ").append(one.adviceClassName).append(']');
+        }
+        return text.toString();
     }
 
     public static final class MethodAdvice {

@@ -75,14 +75,14 @@ class CheckedAdviceTest {
 
         TargetLoader app = new TargetLoader();
         byte[] greeter = weaver.weave(app, internal("Greeter"), null, null, classFile("Greeter"),
-                probes.probes().subList(0, 1));
+                probes.probes().subList(0, 1), new java.util.ArrayList<String>());
         assertThat(agentLoader.adviceRead).contains("GreetAdvice.class").doesNotContain("UnsuppressedAdvice.class");
         assertThat(greeter).isNotNull();
         Object advised = app.define(PKG + "Greeter", greeter).getConstructor().newInstance();
         assertThat(advised.getClass().getMethod("greet").invoke(advised)).isEqualTo("hello advised");
 
         byte[] counter = weaver.weave(app, internal("Counter"), null, null, classFile("Counter"),
-                probes.probes().subList(1, 2));
+                probes.probes().subList(1, 2), new java.util.ArrayList<String>());
         assertThat(agentLoader.adviceRead).contains("UnsuppressedAdvice.class");
         Object unchanged = app.define(PKG + "Counter", counter == null ? classFile("Counter") : counter)
                 .getConstructor().newInstance();

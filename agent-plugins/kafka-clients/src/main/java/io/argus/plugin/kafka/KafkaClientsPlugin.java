@@ -46,7 +46,7 @@ public final class KafkaClientsPlugin implements ArgusPlugin {
                                 .and(takesArgument(1, named("org.apache.kafka.clients.producer.Callback"))),
                         ADVICE + "SendAdvice");
         probes.type("org.apache.kafka.clients.producer.internals.ProducerBatch")
-                .advise(named("done").and(takesArgument(0, long.class)).and(takesArgument(1, long.class))
+                .advise(named("done").and(takesArgument(0, named("long"))).and(takesArgument(1, named("long")))
                                 .and(takesArgument(2, named("java.lang.RuntimeException"))),
                         ADVICE + "BatchDoneAdvice");
         probes.type("org.apache.kafka.clients.consumer.ConsumerRecords")

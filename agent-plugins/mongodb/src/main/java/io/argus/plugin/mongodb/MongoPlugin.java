@@ -29,14 +29,14 @@ public final class MongoPlugin implements ArgusPlugin {
     public void instrument(Probes probes) {
         probes.type(CONNECTION)
                 .helpers(ADVICE + "MongoCommands", ADVICE + "MongoStatements", ADVICE + "MongoCallback")
-                .advise(named("command").and(takesArgument(0, String.class))
+                .advise(named("command").and(takesArgument(0, named("java.lang.String")))
                                 .and(takesArgument(1, named("org.bson.BsonDocument"))),
                         ADVICE + "CommandAdvice")
                 // the overloads that run the command (the others delegate to them): callback last
-                .advise(named("commandAsync").and(takesArguments(9)).and(takesArgument(0, String.class))
+                .advise(named("commandAsync").and(takesArguments(9)).and(takesArgument(0, named("java.lang.String")))
                                 .and(takesArgument(8, named("com.mongodb.internal.async.SingleResultCallback"))),
                         ADVICE + "CommandAsync9Advice")
-                .advise(named("commandAsync").and(takesArguments(10)).and(takesArgument(0, String.class))
+                .advise(named("commandAsync").and(takesArguments(10)).and(takesArgument(0, named("java.lang.String")))
                                 .and(takesArgument(9, named("com.mongodb.internal.async.SingleResultCallback"))),
                         ADVICE + "CommandAsync10Advice");
         // the async driver's hops to its own threads before a command: the caller's context goes along

@@ -65,7 +65,7 @@ public final class ReactorNettyClientPlugin implements ArgusPlugin {
         probes.type(HANDLER).helpers(HELPERS)
                 .advise(isConstructor(), P + "HandlerCreatedAdvice")
                 .advise(named("requestWithBody").and(takesArguments(1)), P + "RequestAdvice")
-                .advise(named("test").and(takesArguments(1)).and(takesArgument(0, Throwable.class)), P + "ConnectFailedAdvice");
+                .advise(named("test").and(takesArguments(1)).and(takesArgument(0, named("java.lang.Throwable"))), P + "ConnectFailedAdvice");
         probes.type(CHANNEL_OPS).helpers(HELPERS)
                 .advise(named("terminate").and(takesArguments(0)), P + "TerminateAdvice");
         probes.type(CLIENT_OPS).helpers(HELPERS)

@@ -1,0 +1,338 @@
+package io.argus.core.instrument;
+
+import io.argus.core.AgentLog;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+
+/**
+ * Woven class files kept between runs, so that a restarted application defines the bytes the engine made
+ * last time instead of starting ByteBuddy's advice machinery cold, the largest part of the agent's
+ * start-up (its classes, their verification, and the JIT compiling them beside the application's start).
+ *
+ * <p>An entry holds the class file the weaver was given, whole, and is used only for those exact bytes: a
+ * changed library misses. Entries live in a folder named by a digest of the agent's build, the JVM and
+ * every probe's declaration (plugins enabled, methods matched, advice), so another build or another
+ * configuration starts a folder of its own; the folders of other builds are pruned, the newest few kept.
+ * An entry that cannot be read is a miss. The root is the user's own ({@code rwx------}); one anybody else
+ * can write to is not used.
+ */
+public final class WovenClassCache {
+
+    private static final int MAGIC = 0x41524743; // "ARGC"
+    private static final int FORMAT = 1;
+    private static final int MAX_FILE_NAME = 160;
+    public static final int KEEP_FOLDERS = 8;
+    /** In each configuration's folder: the build and probes it is for, whole. */
+    static final String DESCRIPTION = "description";
+
+    private final File folder;
+    private final boolean warm;
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong stored = new AtomicLong();
+
+    private WovenClassCache(File folder, boolean warm) {
+        this.folder = folder;
+        this.warm = warm;
+    }
+
+    /** A cache that keeps nothing. */
+    public static WovenClassCache disabled() {
+        return new WovenClassCache(null, false);
+    }
+
+    /**
+     * The cache in {@code root}, in the folder of {@code buildKey} and {@code probesKey}; disabled (with one
+     * logged line) when the root cannot be made or is not the user's own.
+     */
+    public static WovenClassCache open(File root, String buildKey, String probesKey) {
+        try {
+            if (!ownFolder(root)) {
+                return disabled();
+            }
+            File folder = new File(new File(root, digest(buildKey)), digest(probesKey));
+            String[] present = folder.list();
+            boolean warm = present != null && present.length > 1;
+            if (!folder.isDirectory() && !folder.mkdirs() && !folder.isDirectory()) {
+                AgentLog.warn("class cache: cannot create " + folder + "; classes are woven at every start");
+                return disabled();
+            }
+            byte[] description = (buildKey + "\n" + probesKey).getBytes(StandardCharsets.UTF_8);
+            File described = new File(folder, DESCRIPTION);
+            if (!described.isFile()) {
+                Files.write(described.toPath(), description);
+            } else if (!Arrays.equals(Files.readAllBytes(described.toPath()), description)) {
+                AgentLog.warn("class cache: " + folder + " belongs to another build or configuration; not used");
+                return disabled();
+            }
+            return new WovenClassCache(folder, warm);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.warn("class cache: " + root + " cannot be used (" + e + "); classes are woven at every start");
+            return disabled();
+        }
+    }
+
+    /** Whether the root has an entry of this build already: a quick look, before the probes are known. */
+    public static boolean hasEntries(File root, String buildKey) {
+        File[] configurations = new File(root, digest(buildKey)).listFiles();
+        if (configurations != null) {
+            for (File configuration : configurations) {
+                String[] entries = configuration.list();
+                if (entries != null && entries.length > 1) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    public boolean isEnabled() {
+        return folder != null;
+    }
+
+    /** Whether the folder had entries when opened: a restart of the same application, most likely. */
+    public boolean isWarm() {
+        return warm;
+    }
+
+    public long hits() {
+        return hits.get();
+    }
+
+    public long stored() {
+        return stored.get();
+    }
+
+    /**
+     * The woven class file kept for exactly {@code input} with these probes, or null: a miss.
+     *
+     * @param probes which of the engine's probes apply, as the engine names them
+     */
+    public Entry find(String internalName, String probes, byte[] input) {
+        if (folder == null) {
+            return null;
+        }
+        File file = file(internalName, probes, input);
+        if (!file.isFile()) {
+            return null;
+        }
+        try {
+            byte[] data = Files.readAllBytes(file.toPath());
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+            if (in.readInt() != MAGIC || in.readInt() != FORMAT || !in.readUTF().equals(internalName)
+                    || !in.readUTF().equals(probes)) {
+                return null;
+            }
+            int helperCount = length(in, data.length);
+            List<String> helpers = new ArrayList<String>(helperCount);
+            for (int i = 0; i < helperCount; i++) {
+                helpers.add(in.readUTF());
+            }
+            byte[] kept = new byte[length(in, data.length)];
+            in.readFully(kept);
+            if (!Arrays.equals(kept, input)) {
+                return null;
+            }
+            int outputLength = in.readInt();
+            byte[] output = null;
+            if (outputLength >= 0) {
+                output = new byte[Math.min(outputLength, data.length)];
+                in.readFully(output);
+            }
+            hits.incrementAndGet();
+            return new Entry(output, helpers);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug("class cache: " + file + " cannot be read (" + e + "); woven again");
+            return null;
+        }
+    }
+
+    /** A length read from an entry, which cannot exceed the entry's own size. */
+    private static int length(DataInputStream in, int entrySize) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > entrySize) {
+            throw new IOException("bad length " + length);
+        }
+        return length;
+    }
+
+    /**
+     * Keeps what the weaver made of {@code input}: {@code output} null when it left the class as it is, and
+     * the helper classes it defined for it. Written to a file of its own, then renamed, so that a JVM reading
+     * the folder meanwhile sees a whole entry or none.
+     */
+    public void store(String internalName, String probes, byte[] input, byte[] output, List<String> helpers) {
+        if (folder == null) {
+            return;
+        }
+        File file = file(internalName, probes, input);
+        File temp = null;
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(input.length * 2 + 256);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(MAGIC);
+            out.writeInt(FORMAT);
+            out.writeUTF(internalName);
+            out.writeUTF(probes);
+            out.writeInt(helpers.size());
+            for (String helper : helpers) {
+                out.writeUTF(helper);
+            }
+            out.writeInt(input.length);
+            out.write(input);
+            out.writeInt(output == null ? -1 : output.length);
+            if (output != null) {
+                out.write(output);
+            }
+            out.flush();
+            temp = File.createTempFile("entry", ".tmp", folder);
+            Files.write(temp.toPath(), bytes.toByteArray());
+            try {
+                Files.move(temp.toPath(), file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING);
+            }
+            temp = null;
+            stored.incrementAndGet();
+        } catch (IOException e) {
+            AgentLog.debug("class cache: cannot keep " + internalName + " (" + e + ")");
+        } finally {
+            if (temp != null && !temp.delete()) {
+                temp.deleteOnExit();
+            }
+        }
+    }
+
+    /**
+     * Deletes the folders of other builds, and of this build's other configurations, but the {@code keep}
+     * newest of each besides this one's.
+     */
+    public void prune(int keep) {
+        if (folder == null) {
+            return;
+        }
+        File build = folder.getParentFile();
+        build.setLastModified(System.currentTimeMillis());
+        folder.setLastModified(System.currentTimeMillis());
+        pruneSiblings(folder, keep);
+        pruneSiblings(build, keep);
+    }
+
+    private static void pruneSiblings(File kept, int keep) {
+        File[] folders = kept.getParentFile().listFiles();
+        if (folders == null || folders.length <= keep) {
+            return;
+        }
+        List<File> others = new ArrayList<File>();
+        for (File other : folders) {
+            if (other.isDirectory() && !other.equals(kept)) {
+                others.add(other);
+            }
+        }
+        Collections.sort(others, (a, b) -> Long.compare(b.lastModified(), a.lastModified()));
+        for (int i = keep - 1; i < others.size(); i++) {
+            deleteTree(others.get(i));
+        }
+    }
+
+    private static void deleteTree(File file) {
+        File[] children = file.listFiles();
+        if (children != null) {
+            for (File child : children) {
+                deleteTree(child);
+            }
+        }
+        file.delete();
+    }
+
+    public File folder() {
+        return folder;
+    }
+
+    private File file(String internalName, String probes, byte[] input) {
+        CRC32 crc = new CRC32();
+        crc.update(input, 0, input.length);
+        String name = internalName.replace('/', '.');
+        if (name.length() > MAX_FILE_NAME) {
+            name = digest(name);
+        }
+        return new File(folder, name + "-" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(probes.hashCode()));
+    }
+
+    /**
+     * Makes {@code root} with owner-only permissions where the file system has them; false, logged, when it
+     * exists and others may write to it or it is not the user's.
+     */
+    private static boolean ownFolder(File root) {
+        Path path = root.toPath();
+        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+        try {
+            if (!root.isDirectory()) {
+                if (posix) {
+                    Files.createDirectories(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                } else {
+                    Files.createDirectories(path);
+                }
+            }
+            if (posix) {
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+                String owner = Files.getOwner(path).getName();
+                if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)
+                        || !owner.equals(System.getProperty("user.name"))) {
+                    AgentLog.warn("class cache: " + root + " belongs to " + owner + " or others may write to it;"
+                            + " not used, classes are woven at every start");
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            AgentLog.warn("class cache: cannot create " + root + " (" + e + "); classes are woven at every start");
+            return false;
+        }
+    }
+
+    /**
+     * A folder name for {@code text}: 64-bit FNV-1a, not a cryptographic digest, whose provider takes tens of
+     * milliseconds to load on the start-up's critical path. A configuration's folder keeps its whole
+     * description in {@value #DESCRIPTION}, so a collision is told apart.
+     */
+    static String digest(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            hash ^= text.charAt(i);
+            hash *= 0x100000001b3L;
+        }
+        String hex = Long.toHexString(hash);
+        return "0000000000000000".substring(hex.length()) + hex;
+    }
+
+    /** A kept weave: the class file to define (null: the class as it is), and the helpers it needs first. */
+    public static final class Entry {
+        public final byte[] output;
+        public final List<String> helpers;
+
+        Entry(byte[] output, List<String> helpers) {
+            this.output = output;
+            this.helpers = helpers;
+        }
+    }
+}

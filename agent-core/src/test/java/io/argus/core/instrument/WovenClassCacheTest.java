@@ -1,0 +1,124 @@
+package io.argus.core.instrument;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.Collections;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Woven classes kept between runs: used only for the exact class file, probes, build and configuration. */
+class WovenClassCacheTest {
+
+    private static final byte[] INPUT = bytes(3000, 1);
+    private static final byte[] OUTPUT = bytes(3400, 2);
+
+    @TempDir
+    File dir;
+
+    @Test
+    void aStoredWeaveIsFoundForTheSameBytesAndProbesOnly() {
+        File root = new File(dir, "cache");
+        WovenClassCache first = WovenClassCache.open(root, "build 1", "probes A");
+        assertThat(first.isEnabled()).isTrue();
+        assertThat(first.isWarm()).as("a new folder").isFalse();
+        assertThat(WovenClassCache.hasEntries(root, "build 1")).isFalse();
+        first.store("org/example/Server", "3", INPUT, OUTPUT, Arrays.asList("org.example.Helper", "org.example.Helper$1"));
+        first.store("org/example/Plain", "4", INPUT, null, Collections.<String>emptyList());
+        assertThat(first.stored()).isEqualTo(2);
+
+        assertThat(WovenClassCache.hasEntries(root, "build 1")).isTrue();
+        assertThat(WovenClassCache.hasEntries(root, "build 2")).isFalse();
+        WovenClassCache restarted = WovenClassCache.open(root, "build 1", "probes A");
+        assertThat(restarted.isWarm()).isTrue();
+        WovenClassCache.Entry entry = restarted.find("org/example/Server", "3", INPUT.clone());
+        assertThat(entry).isNotNull();
+        assertThat(entry.output).isEqualTo(OUTPUT);
+        assertThat(entry.helpers).containsExactly("org.example.Helper", "org.example.Helper$1");
+        WovenClassCache.Entry unchanged = restarted.find("org/example/Plain", "4", INPUT);
+        assertThat(unchanged).as("a class the probes left as it is").isNotNull();
+        assertThat(unchanged.output).isNull();
+        assertThat(restarted.hits()).isEqualTo(2);
+
+        byte[] changedLibrary = INPUT.clone();
+        changedLibrary[1500] ^= 1;
+        assertThat(restarted.find("org/example/Server", "3", changedLibrary)).as("other bytes").isNull();
+        assertThat(restarted.find("org/example/Server", "3,5", INPUT)).as("other probes apply").isNull();
+        assertThat(restarted.find("org/example/Other", "3", INPUT)).as("another class").isNull();
+        assertThat(WovenClassCache.open(root, "build 1", "probes B").find("org/example/Server", "3", INPUT))
+                .as("another configuration").isNull();
+        assertThat(WovenClassCache.open(root, "build 2", "probes A").find("org/example/Server", "3", INPUT))
+                .as("another build").isNull();
+    }
+
+    @Test
+    void aDamagedEntryIsAMiss() throws IOException {
+        File root = new File(dir, "cache");
+        WovenClassCache cache = WovenClassCache.open(root, "build", "probes");
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+        File[] entries = cache.folder().listFiles((d, name) -> name.startsWith("org.example.Server"));
+        assertThat(entries).hasSize(1);
+        try (RandomAccessFile file = new RandomAccessFile(entries[0], "rw")) {
+            file.setLength(file.length() / 2);
+        }
+        assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
+        Files.write(entries[0].toPath(), new byte[] {1, 2, 3});
+        assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+        assertThat(cache.find("org/example/Server", "0", INPUT).output).as("stored again").isEqualTo(OUTPUT);
+    }
+
+    @Test
+    void aFolderDescribingAnotherConfigurationIsNotUsed() throws IOException {
+        File root = new File(dir, "cache");
+        WovenClassCache cache = WovenClassCache.open(root, "build", "probes");
+        Files.write(new File(cache.folder(), WovenClassCache.DESCRIPTION).toPath(), "something else".getBytes("UTF-8"));
+        assertThat(WovenClassCache.open(root, "build", "probes").isEnabled()).isFalse();
+    }
+
+    @Test
+    void aRootOthersMayWriteToIsNotUsed() throws IOException {
+        File root = new File(dir, "shared");
+        assertThat(root.mkdir()).isTrue();
+        Files.setPosixFilePermissions(root.toPath(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        WovenClassCache cache = WovenClassCache.open(root, "build", "probes");
+        assertThat(cache.isEnabled()).isFalse();
+        assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList()); // nothing, no error
+        assertThat(root.list()).isEmpty();
+
+        File made = new File(dir, "made");
+        assertThat(WovenClassCache.open(made, "build", "probes").isEnabled()).isTrue();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(made.toPath()))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void pruningKeepsTheNewestFoldersOfOtherBuildsAndConfigurations() {
+        File root = new File(dir, "cache");
+        for (int i = 0; i < 5; i++) {
+            WovenClassCache old = WovenClassCache.open(root, "build " + i, "probes");
+            old.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+            old.folder().getParentFile().setLastModified(1_000_000L * (i + 1));
+        }
+        WovenClassCache current = WovenClassCache.open(root, "build 9", "probes");
+        current.prune(3);
+        assertThat(root.list()).hasSize(3);
+        assertThat(new File(root, WovenClassCache.digest("build 4"))).as("the newest other build").isDirectory();
+        assertThat(new File(root, WovenClassCache.digest("build 3"))).isDirectory();
+        assertThat(new File(root, WovenClassCache.digest("build 9"))).as("this one").isDirectory();
+    }
+
+    private static byte[] bytes(int length, int seed) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + seed);
+        }
+        return bytes;
+    }
+}
