@@ -69,9 +69,10 @@ public final class PerfOptions {
                                           druid: sql (the seed's query through the router, default) or
                                           health (GET /status/health on the coordinator-overlord);
                                           spring: owner (/owners/1, JPA, default) or owners (a search)
-                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-100,default-100-deferred,otel,
-                                          otel-otlp,otel-otlp-grpc,elastic (default: all but otel-otlp-grpc;
-                                          baseline is needed for the comparisons)
+                  --scenarios A,B,...     any of baseline,jvm-only,default-0,default-0-cold,default-100,
+                                          default-100-deferred,otel,otel-otlp,otel-otlp-grpc,elastic (default: all
+                                          but otel-otlp-grpc and default-0-cold; baseline is needed for the
+                                          comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
                   --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of

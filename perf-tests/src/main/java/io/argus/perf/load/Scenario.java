@@ -16,9 +16,17 @@ import java.util.List;
  * @param onlyJvmPlugin  Argus with every plugin but jvm switched off
  * @param otlpProtocol   for a peer exporting to the collector: {@code http/protobuf} or {@code grpc}
  * @param startupMode    Argus's {@code argus.startup.mode}, or null for its default (parallel)
+ * @param classCache     Argus's {@code argus.startup.classCache}: false weaves afresh at every start, as the
+ *                       first start on a new machine or in a fresh container does
  */
 public record Scenario(String name, String description, String agent, boolean needsCollector,
-                       int samplingRate, boolean onlyJvmPlugin, String otlpProtocol, String startupMode) {
+                       int samplingRate, boolean onlyJvmPlugin, String otlpProtocol, String startupMode,
+                       boolean classCache) {
+
+    public Scenario(String name, String description, String agent, boolean needsCollector, int samplingRate,
+                    boolean onlyJvmPlugin, String otlpProtocol, String startupMode) {
+        this(name, description, agent, needsCollector, samplingRate, onlyJvmPlugin, otlpProtocol, startupMode, true);
+    }
 
     public static final Scenario BASELINE = new Scenario("baseline", "no agent", "none", false, 0, false, null, null);
     public static final Scenario JVM_ONLY = new Scenario("jvm-only",
@@ -29,6 +37,11 @@ public record Scenario(String name, String description, String agent, boolean ne
     public static final Scenario DEFAULT_100 = new Scenario("default-100",
             "Argus, all plugins, sampling 100%, exporting every trace and metrics to a real collector",
             "argus", true, 100, false, null, null);
+    /** A start without woven classes kept from an earlier one: every start of this scenario is a first start. */
+    public static final Scenario DEFAULT_0_COLD = new Scenario("default-0-cold",
+            "as default-0, with the class cache off (argus.startup.classCache=false): every start weaves its classes"
+                    + " afresh, as the first start on a new machine or in a fresh container does",
+            "argus", true, 0, false, null, null, false);
     /** The opt-in start-up that waits for a spare core: ready sooner, early requests unobserved. */
     public static final Scenario DEFAULT_100_DEFERRED = new Scenario("default-100-deferred",
             "as default-100, with the opt-in argus.startup.mode=deferred: the agent waits for a spare core before it"
@@ -48,10 +61,11 @@ public record Scenario(String name, String description, String agent, boolean ne
             "Elastic APM Java agent, default instrumentation (transaction_sample_rate 1.0), sending disabled",
             "elastic", false, 100, false, null, null);
 
-    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100, DEFAULT_100_DEFERRED,
+    public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_0_COLD, DEFAULT_100,
+            DEFAULT_100_DEFERRED,
             OTEL, OTEL_OTLP, OTEL_OTLP_GRPC, ELASTIC);
 
-    /** What a run without --scenarios runs: all but otel-otlp-grpc, which is asked for by name. */
+    /** What a run without --scenarios runs: all but otel-otlp-grpc and default-0-cold, which are asked for by name. */
     public static final List<Scenario> DEFAULTS = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100,
             DEFAULT_100_DEFERRED, OTEL, OTEL_OTLP, ELASTIC);
 
@@ -132,6 +146,9 @@ public record Scenario(String name, String description, String agent, boolean ne
                 o.add("-Dargus.tracing.samplingRate=" + samplingRate);
                 if (startupMode != null) {
                     o.add("-Dargus.startup.mode=" + startupMode);
+                }
+                if (!classCache) {
+                    o.add("-Dargus.startup.classCache=false");
                 }
                 if (onlyJvmPlugin) {
                     for (String p : plugins) {

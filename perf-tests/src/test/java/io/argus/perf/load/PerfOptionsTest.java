@@ -163,7 +163,10 @@ class PerfOptionsTest {
                 .noneMatch(o -> o.startsWith("-Dargus.startup"));
         // observed where the agent exports a sampled caller's trace to the run's collector
         assertThat(Scenario.ALL.stream().filter(Scenario::observable).map(Scenario::name))
-                .containsExactly("default-0", "default-100", "default-100-deferred", "otel-otlp", "otel-otlp-grpc");
+                .containsExactly("default-0", "default-0-cold", "default-100", "default-100-deferred", "otel-otlp",
+                        "otel-otlp-grpc");
+        assertThat(Scenario.DEFAULT_0_COLD.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
+                .contains("-Dargus.tracing.samplingRate=0", "-Dargus.startup.classCache=false");
         assertThat(Scenario.OTEL.readyOnlyReason()).contains("exporters are off");
         assertThat(Scenario.DEFAULT_0.readyOnlyReason()).isNull();
     }
