@@ -384,23 +384,24 @@ public final class Exporter implements Runnable {
      * At exit, one line that accounts for every span made since start: acknowledged (or, by a collector without
      * acknowledgements, written) + dropped + lost at exit (still queued, or written but never acknowledged). The
      * collector never sees these last figures, so they go to the log. Nothing made, nothing dropped: no line.
+     * Spans made after {@code made} is read are not in it, so the terms add up even while the application runs.
      */
     private void reportSpans() {
-        long made = queue.made();
+        // the application may still be making spans while this hook runs: the outcomes first, what was made last,
+        // and whatever the difference holds (still queued, or in a batch the exporter thread did not finish) is
+        // lost at exit, so the line adds up whatever the timing
         long metrics = counters.droppedMetricBatches.get();
+        long sent = counters.sentSpans.get();
+        long dropped = counters.droppedSpans.get();
+        long unacked = counters.lostAtExitUnackedSpans.get();
+        long made = queue.made();
         if (made == 0 && metrics == 0) {
             return;
         }
-        long sent = counters.sentSpans.get();
-        long dropped = counters.droppedSpans.get();
-        long queued = counters.lostAtExitQueuedSpans.get();
-        long unacked = counters.lostAtExitUnackedSpans.get();
-        // only while the exporter thread still held a batch (it did not stop in time): spans between the queue and
-        // the connection
-        long inFlight = made - sent - dropped - queued - unacked;
+        long queued = Math.max(0, made - sent - dropped - unacked);
         AgentLog.info("spans since start: " + made + " made = " + sent + " acknowledged + " + dropped + " dropped + "
                 + (queued + unacked) + " lost at exit (" + queued + " still queued, " + unacked
-                + " written but never acknowledged)" + (inFlight != 0 ? " + " + inFlight + " in flight" : "") + "; "
-                + "metric batches dropped: " + metrics);
+                + " written but never acknowledged); metric batches dropped: " + metrics);
     }
+
 }

@@ -6,6 +6,9 @@ import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.argus.core.export.ConnectionHarness.listen;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,5 +67,27 @@ class ExitAccountingTest {
                     + dropped + " dropped + " + (queued + unacked) + " lost at exit (" + queued + " still queued, "
                     + unacked + " written but never acknowledged)");
         }
+    }
+
+    @Test
+    void theExitLineAddsUpWhileTheApplicationStillMakesSpans() throws Exception {
+        TestExporter agent = new TestExporter("127.0.0.1:" + FakeCollector.freePort(), 16, "10ms", 64);
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread application = new Thread(() -> {
+            while (running.get()) {
+                agent.spans(1);
+            }
+        });
+        application.start();
+        Thread.sleep(200);
+        agent.shutdown(); // as the shutdown hook does, with the application's threads still running
+        running.set(false);
+        application.join();
+        Matcher line = Pattern.compile("spans since start: (\\d+) made = (\\d+) acknowledged \\+ (\\d+) dropped \\+ (\\d+) lost")
+                .matcher(harness.log());
+        assertThat(line.find()).as(harness.log()).isTrue();
+        assertThat(Long.parseLong(line.group(3))).as("dropped: the queue was full").isPositive();
+        assertThat(Long.parseLong(line.group(2)) + Long.parseLong(line.group(3)) + Long.parseLong(line.group(4)))
+                .isEqualTo(Long.parseLong(line.group(1)));
     }
 }
