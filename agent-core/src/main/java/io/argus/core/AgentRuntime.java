@@ -95,8 +95,8 @@ public final class AgentRuntime {
         // beside the plugins' loading, when the gate may hold a class for the engine (the parallel start-up
         // with some probe enabled); else after the gate opens, and only if there is a probe
         // not when woven classes are kept from an earlier run of this build: they most likely need no weaving
-        String build = ClassCacheKeys.build(home);
-        boolean cacheWarm = settings.classCacheDir != null && WovenClassCache.hasEntries(settings.classCacheDir, build);
+        String build = settings.classCacheDir == null ? null : ClassCacheKeys.build(home);
+        boolean cacheWarm = build != null && WovenClassCache.hasEntries(settings.classCacheDir, build);
         boolean warmUpEarly = gate.holdsAny() && !cacheWarm;
         if (warmUpEarly) {
             EarlyWarmUp.start(inst, agentLoader);
@@ -122,7 +122,7 @@ public final class AgentRuntime {
                 ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
         OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
-        final WovenClassCache classCache = settings.classCacheDir == null ? WovenClassCache.disabled()
+        final WovenClassCache classCache = build == null ? WovenClassCache.disabled()
                 : WovenClassCache.open(settings.classCacheDir, build, engine.describeProbes());
         engine.useCache(classCache);
         engine.prepare(inst);

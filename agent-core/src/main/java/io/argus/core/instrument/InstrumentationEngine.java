@@ -159,9 +159,6 @@ public final class InstrumentationEngine {
     }
 
     private String probeKey(List<TypeProbe> applicable) {
-        if (applicable.size() == 1) {
-            return probeNumbers.get(applicable.get(0)).toString();
-        }
         StringBuilder key = new StringBuilder();
         for (TypeProbe probe : applicable) {
             key.append(key.length() == 0 ? "" : ",").append(probeNumbers.get(probe));

@@ -70,8 +70,7 @@ public final class WovenClassCache {
                 return disabled();
             }
             File folder = new File(new File(root, digest(buildKey)), digest(probesKey));
-            String[] present = folder.list();
-            boolean warm = present != null && present.length > 1;
+            boolean warm = holdsEntries(folder);
             if (!folder.isDirectory() && !folder.mkdirs() && !folder.isDirectory()) {
                 AgentLog.warn("class cache: cannot create " + folder + "; classes are woven at every start");
                 return disabled();
@@ -96,13 +95,18 @@ public final class WovenClassCache {
         File[] configurations = new File(root, digest(buildKey)).listFiles();
         if (configurations != null) {
             for (File configuration : configurations) {
-                String[] entries = configuration.list();
-                if (entries != null && entries.length > 1) {
+                if (holdsEntries(configuration)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** Whether a configuration's folder holds more than its {@value #DESCRIPTION}. */
+    private static boolean holdsEntries(File folder) {
+        String[] files = folder.list();
+        return files != null && files.length > 1;
     }
 
     public boolean isEnabled() {
@@ -152,10 +156,13 @@ public final class WovenClassCache {
             if (!Arrays.equals(kept, input)) {
                 return null;
             }
-            int outputLength = in.readInt();
+            int outputLength = in.readInt(); // -1: the class as it is
             byte[] output = null;
-            if (outputLength >= 0) {
-                output = new byte[Math.min(outputLength, data.length)];
+            if (outputLength != -1) {
+                if (outputLength < 0 || outputLength > data.length) {
+                    throw new IOException("bad length " + outputLength);
+                }
+                output = new byte[outputLength];
                 in.readFully(output);
             }
             hits.incrementAndGet();
