@@ -43,17 +43,18 @@ final class AgentClassLoader extends ClassLoader {
 
     private final List<Jar> jars = new ArrayList<Jar>();
 
+    /**
+     * @param files the core's jar first, opened now (an error if it cannot be); the others (the plugins) are
+     *              opened when a class or resource is first looked for beyond the core, so that the core
+     *              starts without waiting for them
+     */
     AgentClassLoader(List<File> files) throws IOException {
         super(ClassLoader.getSystemClassLoader().getParent());
-        try {
-            for (File file : files) {
-                jars.add(new Jar(file));
-            }
-        } catch (IOException e) {
-            for (Jar jar : jars) {
-                jar.file.close();
-            }
-            throw e;
+        for (File file : files) {
+            jars.add(new Jar(file));
+        }
+        if (!jars.isEmpty() && jars.get(0).open() == null) {
+            throw new IOException("cannot read " + files.get(0));
         }
     }
 
@@ -69,23 +70,24 @@ final class AgentClassLoader extends ClassLoader {
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         String path = name.replace('.', '/') + ".class";
         for (Jar jar : jars) {
-            ZipEntry entry = jar.file.getEntry(path);
+            Jar.Opened opened = jar.open();
+            ZipEntry entry = opened == null ? null : opened.file.getEntry(path);
             if (entry == null) {
                 continue;
             }
             byte[] bytes;
             try {
-                bytes = read(jar.file.getInputStream(entry), (int) entry.getSize());
+                bytes = read(opened.file.getInputStream(entry), (int) entry.getSize());
             } catch (IOException e) {
-                throw new ClassNotFoundException(name + " in " + jar.file.getName(), e);
+                throw new ClassNotFoundException(name + " in " + opened.file.getName(), e);
             }
-            definePackageOf(name, jar);
-            return defineClass(name, bytes, 0, bytes.length, jar.domain);
+            definePackageOf(name, opened);
+            return defineClass(name, bytes, 0, bytes.length, opened.domain);
         }
         throw new ClassNotFoundException(name);
     }
 
-    private void definePackageOf(String className, Jar jar) {
+    private void definePackageOf(String className, Jar.Opened jar) {
         int dot = className.lastIndexOf('.');
         if (dot < 0) {
             return;
@@ -149,66 +151,100 @@ final class AgentClassLoader extends ClassLoader {
         return "ArgusAgentClassLoader";
     }
 
-    /** One jar: its entries, its manifest's implementation attributes, and the handler its resources' URLs use. */
+    /** One jar, opened on first use: its entries, its manifest's implementation attributes, and the handler its resources' URLs use. */
     private final class Jar {
-        final JarFile file;
-        final ProtectionDomain domain;
-        final String title;
-        final String version;
-        final String vendor;
-        private final String base;
-        private final URLStreamHandler handler = new URLStreamHandler() {
-            @Override
-            protected URLConnection openConnection(URL url) throws IOException {
-                return new EntryConnection(url);
-            }
-        };
+        private final File path;
+        private volatile Opened opened;
+        private boolean failed;
 
-        Jar(File path) throws IOException {
-            file = new JarFile(path, false);
-            URL location = path.toURI().toURL();
-            domain = new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null, AgentClassLoader.this,
-                    null);
-            Manifest manifest = file.getManifest();
-            Attributes main = manifest == null ? null : manifest.getMainAttributes();
-            title = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_TITLE);
-            version = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_VERSION);
-            vendor = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_VENDOR);
-            base = "jar:" + location + "!/";
+        Jar(File path) {
+            this.path = path;
+        }
+
+        /** The jar, opened now if it was not; null (one line said why) if it cannot be read. */
+        Opened open() {
+            Opened jar = opened;
+            if (jar != null) {
+                return jar;
+            }
+            synchronized (this) {
+                if (opened == null && !failed) {
+                    try {
+                        opened = new Opened(path);
+                    } catch (IOException e) {
+                        failed = true;
+                        System.err.println("[argus] ERROR cannot read " + path + " (" + e + "); the agent goes without it");
+                    }
+                }
+                return opened;
+            }
         }
 
         URL url(String name) {
-            if (file.getEntry(name) == null) {
-                return null;
-            }
-            try {
-                return new URL(null, base + name, handler);
-            } catch (MalformedURLException e) {
-                return null;
-            }
+            Opened jar = open();
+            return jar == null ? null : jar.url(name);
         }
 
-        /** Reads an entry of this jar, whatever handler the application registered for {@code jar:}. */
-        private final class EntryConnection extends URLConnection {
-            private final String entry;
-
-            EntryConnection(URL url) {
-                super(url);
-                entry = url.toString().substring(base.length());
-            }
-
-            @Override
-            public void connect() {
-                connected = true;
-            }
-
-            @Override
-            public InputStream getInputStream() throws IOException {
-                ZipEntry zip = file.getEntry(entry);
-                if (zip == null) {
-                    throw new IOException(entry + " is not in " + file.getName());
+        final class Opened {
+            final JarFile file;
+            final ProtectionDomain domain;
+            final String title;
+            final String version;
+            final String vendor;
+            private final String base;
+            private final URLStreamHandler handler = new URLStreamHandler() {
+                @Override
+                protected URLConnection openConnection(URL url) throws IOException {
+                    return new EntryConnection(url);
                 }
-                return file.getInputStream(zip);
+            };
+
+            Opened(File path) throws IOException {
+                file = new JarFile(path, false);
+                URL location = path.toURI().toURL();
+                domain = new ProtectionDomain(new CodeSource(location, (Certificate[]) null), null, AgentClassLoader.this,
+                        null);
+                Manifest manifest = file.getManifest();
+                Attributes main = manifest == null ? null : manifest.getMainAttributes();
+                title = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_TITLE);
+                version = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+                vendor = main == null ? null : main.getValue(Attributes.Name.IMPLEMENTATION_VENDOR);
+                base = "jar:" + location + "!/";
+            }
+
+            URL url(String name) {
+                if (file.getEntry(name) == null) {
+                    return null;
+                }
+                try {
+                    return new URL(null, base + name, handler);
+                } catch (MalformedURLException e) {
+                    return null;
+                }
+            }
+
+            /** Reads an entry of this jar, whatever handler the application registered for {@code jar:}. */
+            private final class EntryConnection extends URLConnection {
+                private final String entry;
+
+                EntryConnection(URL url) {
+                    super(url);
+                    entry = url.toString().substring(base.length());
+                }
+
+                @Override
+                public void connect() {
+                    connected = true;
+                }
+
+                @Override
+                public InputStream getInputStream() throws IOException {
+                    ZipEntry zip = file.getEntry(entry);
+                    if (zip == null) {
+                        throw new IOException(entry + " is not in " + file.getName());
+                    }
+                    return file.getInputStream(zip);
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ import io.argus.core.trace.ContextRecorder;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
+import io.argus.core.instrument.EarlyCacheHits;
 import io.argus.core.instrument.EarlyWarmUp;
 import io.argus.core.instrument.ClassCacheKeys;
 import io.argus.core.instrument.InstrumentationEngine;
@@ -68,6 +69,8 @@ public final class AgentRuntime {
     private final boolean gateRegistered;
     /** The agent's folder: its {@code lib} names the build that the class cache's entries belong to. */
     private final File home;
+    /** The settings that can change the probes ({@link ClassCacheKeys#configuration}): the class cache's early look-up. */
+    private final String configurationKey;
     private final ClassLoader agentLoader = AgentRuntime.class.getClassLoader();
     private final AgentCounters counters = new AgentCounters();
     private final FieldRegistry fields = new FieldRegistry(counters.droppedBindings);
@@ -79,9 +82,10 @@ public final class AgentRuntime {
      * @param gateRegistered whether premain registered the gate already (it holds the probed classes that
      *                       load before the engine is ready); else this registers it once the engine is
      */
-    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered, File home) {
+    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered, File home, String configurationKey) {
         this.inst = inst;
         this.home = home;
+        this.configurationKey = configurationKey;
         this.gate = gate;
         this.gateRegistered = gateRegistered;
         TraceContext.installCarrier(fields.declareObjectField(TraceContext.CARRIED_FIELD));
@@ -91,6 +95,15 @@ public final class AgentRuntime {
      * @param threadLauncher starts the agent's long-lived threads, at the application's priority
      */
     void start(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
+        try {
+            startUp(settings, mode, startNanos, threadLauncher);
+        } catch (RuntimeException | Error e) {
+            AgentStatus.failed(); // advice of a class defined early waits no longer
+            throw e;
+        }
+    }
+
+    private void startUp(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
         String version = version();
         // beside the plugins' loading, when the gate may hold a class for the engine (the parallel start-up
         // with some probe enabled); else after the gate opens, and only if there is a probe
@@ -100,6 +113,19 @@ public final class AgentRuntime {
         boolean warmUpEarly = gate.holdsAny() && !cacheWarm;
         if (warmUpEarly) {
             EarlyWarmUp.start(inst, agentLoader);
+        }
+        // a restart: what the class cache holds is defined at once, while the plugins load
+        final WovenClassCache earlyView = gateRegistered && gate.holdsAny() && cacheWarm
+                ? WovenClassCache.openEarly(settings.classCacheDir, build, configurationKey) : WovenClassCache.disabled();
+        EarlyCacheHits early = null;
+        if (earlyView.isEnabled()) {
+            early = new EarlyCacheHits(earlyView, agentLoader, inst);
+            AgentStatus.definesClassesEarly(Thread.currentThread());
+            gate.serveEarly(early);
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("start-up: the class cache serves the gate after " + (System.nanoTime() - startNanos) / 1_000_000
+                        + " ms, " + Thread.currentThread().getName() + " cpu " + AgentStartup.threadCpuMillis() + " ms");
+            }
         }
         SpanQueue queue = new SpanQueue(settings.queueSize, counters, settings.blockWhenFull);
         if (settings.blockWhenFull) {
@@ -125,6 +151,7 @@ public final class AgentRuntime {
         final WovenClassCache classCache = build == null ? WovenClassCache.disabled()
                 : WovenClassCache.open(settings.classCacheDir, build, engine.describeProbes());
         engine.useCache(classCache);
+        engine.useEarlyHits(early);
         engine.prepare(inst);
         // before any trace can start: the first one applies the probes that wait for tracing, once the gate is open
         final Runnable applyWhenTracing = new Runnable() {
@@ -167,7 +194,8 @@ public final class AgentRuntime {
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: engine ready after " + (System.nanoTime() - startNanos) / 1_000_000 + " ms, "
                     + Thread.currentThread().getName() + " cpu " + AgentStartup.threadCpuMillis() + " ms; "
-                    + gate.heldClasses() + " classes waited for it so far");
+                    + gate.heldClasses() + " classes waited for it so far, "
+                    + earlyView.hits() + " were defined from the class cache before it");
         }
         if (!warmUpEarly) {
             engine.warmUp(); // not with a warm class cache
@@ -192,7 +220,8 @@ public final class AgentRuntime {
             @Override
             public void sample(GaugeSink sink) {
                 sink.gauge("agent.classes.transformed", transformedClasses.get());
-                sink.gauge("agent.classes.fromCache", classCache.hits());
+                sink.gauge("agent.classes.fromCache", classCache.hits() + earlyView.hits());
+                sink.gauge("agent.classes.fromCacheBeforeReady", earlyView.hits());
             }
         });
         threadLauncher.execute(new Runnable() {
@@ -208,6 +237,7 @@ public final class AgentRuntime {
             }
         }, "argus-shutdown"));
 
+        classCache.rememberConfiguration(configurationKey);
         classCache.prune(WovenClassCache.KEEP_FOLDERS);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName

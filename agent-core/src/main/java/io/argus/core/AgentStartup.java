@@ -4,6 +4,7 @@ import io.argus.bootstrap.handoff.AgentHandoff;
 import io.argus.bootstrap.handoff.StartupMode;
 import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
+import io.argus.core.instrument.ClassCacheKeys;
 
 import java.util.concurrent.Executor;
 
@@ -90,7 +91,8 @@ public final class AgentStartup {
 
     private static void start(AgentHandoff handoff, AgentSettings settings, Executor threadLauncher) throws Exception {
         BridgeInstaller.install(handoff.instrumentation(), handoff.bridgeJar());
-        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL, handoff.home())
+        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL, handoff.home(),
+                ClassCacheKeys.configuration(handoff.config()))
                 .start(settings, handoff.mode(), handoff.startNanos(), threadLauncher);
     }
 

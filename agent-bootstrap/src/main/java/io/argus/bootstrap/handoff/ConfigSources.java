@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Where the agent's settings come from, in order: {@code -Dargus.*} system properties, then {@code ARGUS_*}
@@ -72,6 +74,31 @@ public final class ConfigSources {
             value = file.getProperty(key);
         }
         return value == null ? null : value.trim();
+    }
+
+    /**
+     * Every setting of the agent's that some source sets, by source and name, sorted: system properties and
+     * the file's keys starting with {@code argus.} ({@code sys:argus.x}, {@code file:argus.x}), environment
+     * variables starting with {@code ARGUS_} ({@code env:ARGUS_X}).
+     */
+    public SortedMap<String, String> agentSettings() {
+        SortedMap<String, String> settings = new TreeMap<String, String>();
+        for (String key : systemProperties.stringPropertyNames()) {
+            if (key.startsWith("argus.")) {
+                settings.put("sys:" + key, systemProperties.getProperty(key));
+            }
+        }
+        for (Map.Entry<String, String> variable : environment.entrySet()) {
+            if (variable.getKey().startsWith("ARGUS_")) {
+                settings.put("env:" + variable.getKey(), variable.getValue());
+            }
+        }
+        for (String key : file.stringPropertyNames()) {
+            if (key.startsWith("argus.")) {
+                settings.put("file:" + key, file.getProperty(key));
+            }
+        }
+        return settings;
     }
 
     /** Null, or what went wrong reading the properties file. */

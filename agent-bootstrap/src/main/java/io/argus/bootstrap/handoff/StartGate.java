@@ -3,7 +3,6 @@ package io.argus.bootstrap.handoff;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.IllegalClassFormatException;
 import java.security.ProtectionDomain;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * without its probes, while the application starts beside the agent. Once ready, every class goes to the
  * engine's transformer.
  *
+ * <p>On a restart, the engine can hand the gate its class cache before it is ready ({@link #serveEarly}): a
+ * candidate whose woven form is kept there is defined from it at once instead of waiting. Its advice then
+ * waits, if it runs that soon, until the agent is ready (the bridge's {@code AgentStatus.awaitSettled}).
+ *
  * <p>The wait is bounded ({@value #MAX_HOLD_SECONDS} s): past it the class goes through as it is, a line
  * says so, and the engine instruments it once it is ready (a retransformation). The agent's own start-up
  * thread is never held.
@@ -22,11 +25,17 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class StartGate implements ClassFileTransformer {
 
     public static final int MAX_HOLD_SECONDS = 60;
+    /** A class the class cache served after this long counts among those that waited. */
+    private static final long WAITED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Null: holds nothing (the engine is ready, or a start-up mode that does not hold). */
     private final ProbeCandidates candidates;
-    private final CountDownLatch ready = new CountDownLatch(1);
+    /** Notified when the engine is ready or has failed, or the class cache arrives. */
+    private final Object changes = new Object();
+    private volatile boolean failed;
     private volatile ClassFileTransformer engine;
+    /** The class cache, before the engine is ready: null (a miss) or the class to define; its input for "as it is". */
+    private volatile ClassFileTransformer early;
     private volatile Thread startThread;
     private volatile long openedAtMillis;
     private final AtomicInteger held = new AtomicInteger();
@@ -53,16 +62,55 @@ public final class StartGate implements ClassFileTransformer {
         startThread = thread;
     }
 
+    /**
+     * Until {@link #open}, candidates go to {@code fromCache} first, and wait only when it returns null. It
+     * returns the class file it is given to say "define the class as it is".
+     */
+    public void serveEarly(ClassFileTransformer fromCache) {
+        synchronized (changes) {
+            early = fromCache;
+            changes.notifyAll();
+        }
+    }
+
     /** The engine is ready: every class from now on goes to {@code transformer}, and held classes go on. */
     public void open(ClassFileTransformer transformer) {
-        engine = transformer;
-        openedAtMillis = System.currentTimeMillis();
-        ready.countDown();
+        synchronized (changes) {
+            engine = transformer;
+            openedAtMillis = System.currentTimeMillis();
+            changes.notifyAll();
+        }
     }
 
     /** The engine could not start: held classes go on uninstrumented, and nothing is held again. */
     public void fail() {
-        ready.countDown();
+        synchronized (changes) {
+            early = null;
+            failed = true;
+            changes.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until the engine is ready or has failed (true), the class cache arrives while {@code triedCache}
+     * is false, or the deadline passes (false for both of the last two).
+     */
+    private boolean awaitChange(long deadline, boolean triedCache) {
+        synchronized (changes) {
+            while (engine == null && !failed && (triedCache || early == null)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(changes, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return engine != null || failed;
+        }
     }
 
     /** Whether it holds any class at all: some enabled plugin has probes (false for a gate made not holding). */
@@ -110,18 +158,32 @@ public final class StartGate implements ClassFileTransformer {
             return null;
         }
         long t0 = System.nanoTime();
-        boolean opened;
-        try {
-            opened = ready.await(MAX_HOLD_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            opened = false;
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(MAX_HOLD_SECONDS);
+        boolean settled;
+        boolean triedCache = false;
+        while (true) {
+            ClassFileTransformer fromCache = early;
+            if (fromCache != null && !triedCache) {
+                triedCache = true;
+                byte[] kept = fromCache.transform(loader, className, null, protectionDomain, classfileBuffer);
+                if (kept != null) {
+                    if (System.nanoTime() - t0 > WAITED_NANOS) {
+                        held.incrementAndGet();
+                        heldNanos.addAndGet(System.nanoTime() - t0);
+                    }
+                    return kept == classfileBuffer ? null : kept;
+                }
+            }
+            settled = awaitChange(deadline, triedCache);
+            if (settled || early == null || triedCache) {
+                break;
+            }
         }
         held.incrementAndGet();
         heldNanos.addAndGet(System.nanoTime() - t0);
         inForce = engine;
         if (inForce == null) {
-            if (opened) {
+            if (settled) {
                 return null; // the engine failed: the agent is off
             }
             if (passedUnprobed.getAndIncrement() == 0) {

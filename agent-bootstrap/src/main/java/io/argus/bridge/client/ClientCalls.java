@@ -1,6 +1,7 @@
 package io.argus.bridge.client;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 import io.argus.bridge.HeaderSetter;
 
 /** Outbound calls: client spans, context injection and the HTTP client metrics. See the package {@code io.argus.bridge}. */
@@ -17,7 +18,7 @@ public final class ClientCalls {
 
     /** Starts a client span as a child of the current span; null when this thread has no sampled span. */
     public static ActiveSpan start(String method, String host, int port, String url) {
-        return hooks.start(method, host, port, url, System.nanoTime());
+        return hooks().start(method, host, port, url, System.nanoTime());
     }
 
     /**
@@ -26,7 +27,7 @@ public final class ClientCalls {
      * value to {@link #end}.
      */
     public static ActiveSpan start(String method, String host, int port, String url, long startNanos) {
-        return hooks.start(method, host, port, url, startNanos);
+        return hooks().start(method, host, port, url, startNanos);
     }
 
     /**
@@ -42,7 +43,7 @@ public final class ClientCalls {
 
     /** Records the call in the client metrics (per host, method, status) and ends the span, if any. */
     public static void end(ActiveSpan span, long startNanos, String method, String host, int status, Throwable error) {
-        hooks.end(span, startNanos, method, host, status, error);
+        hooks().end(span, startNanos, method, host, status, error);
     }
 
     /**
@@ -52,6 +53,16 @@ public final class ClientCalls {
      */
     public static void endOnCompletion(Object completionStage, ActiveSpan span, long startNanos, String method,
                                        String host) {
-        hooks.endOnCompletion(completionStage, span, startNanos, method, host);
+        hooks().endOnCompletion(completionStage, span, startNanos, method, host);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static ClientHooks hooks() {
+        ClientHooks installed = hooks;
+        if (installed == ClientHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

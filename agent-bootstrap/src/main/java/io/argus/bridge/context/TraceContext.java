@@ -1,6 +1,7 @@
 package io.argus.bridge.context;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 import io.argus.bridge.state.ObjectField;
 
 import java.util.concurrent.Callable;
@@ -35,7 +36,7 @@ public final class TraceContext {
      * Does nothing, and allocates nothing, when nothing is traced here.
      */
     public static void carry(Object carrier) {
-        Object context = hooks.current();
+        Object context = hooks().current();
         ObjectField<Object> field = carried;
         if (context != null && field != null) {
             field.set(carrier, context);
@@ -50,12 +51,12 @@ public final class TraceContext {
 
     /** The current context, to be carried to another thread; null when nothing is traced. */
     public static Object current() {
-        return hooks.current();
+        return hooks().current();
     }
 
     /** Makes {@code context} current on this thread and returns what was current before. */
     public static Object attach(Object context) {
-        return hooks.attach(context);
+        return hooks().attach(context);
     }
 
     /**
@@ -64,17 +65,17 @@ public final class TraceContext {
      * outlive the request by far.
      */
     public static Object attachInherited(Object context) {
-        return hooks.attachInherited(context);
+        return hooks().attachInherited(context);
     }
 
     /** Undoes {@link #attach}. */
     public static void restore(Object previous) {
-        hooks.restore(previous);
+        hooks().restore(previous);
     }
 
     /** Takes a started span off this thread, restoring the context that was current before it. */
     public static void detach(ActiveSpan span) {
-        hooks.detach(span);
+        hooks().detach(span);
     }
 
     /**
@@ -85,7 +86,7 @@ public final class TraceContext {
         if (task == null || task instanceof ContextRunnable) {
             return task;
         }
-        Object context = hooks.current();
+        Object context = hooks().current();
         return context == null ? task : new ContextRunnable(context, task);
     }
 
@@ -94,17 +95,27 @@ public final class TraceContext {
         if (task == null || task instanceof ContextCallable) {
             return task;
         }
-        Object context = hooks.current();
+        Object context = hooks().current();
         return context == null ? task : new ContextCallable<V>(context, task);
     }
 
     /** An in-process span: a child of the current span, or a new root when sampled. Made current; null when not traced. */
     public static ActiveSpan startInternal(String name) {
-        return hooks.startInternal(name);
+        return hooks().startInternal(name);
     }
 
     /** Ends an in-process span and restores the context that was current before it. */
     public static void endInternal(ActiveSpan span, Throwable error) {
-        hooks.endInternal(span, error);
+        hooks().endInternal(span, error);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static ContextHooks hooks() {
+        ContextHooks installed = hooks;
+        if (installed == ContextHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

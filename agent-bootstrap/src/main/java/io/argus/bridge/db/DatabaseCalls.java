@@ -1,6 +1,7 @@
 package io.argus.bridge.db;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 
 /**
  * Database calls: JDBC statement executions, and the commands of other data stores (Redis,
@@ -23,12 +24,12 @@ public final class DatabaseCalls {
      * every statement created (traced or not); the core keeps it weakly and bounded.
      */
     public static void statementCreated(Object statement, Object connection, String sql) {
-        hooks.statementCreated(statement, connection, sql);
+        hooks().statementCreated(statement, connection, sql);
     }
 
     /** Remembers the first SQL of a plain statement's batch ({@code addBatch(sql)}); null clears it. */
     public static void addBatch(Object statement, String sql) {
-        hooks.addBatch(statement, sql);
+        hooks().addBatch(statement, sql);
     }
 
     /**
@@ -37,7 +38,7 @@ public final class DatabaseCalls {
      * must record nothing. Every call must be paired with {@link #exit}.
      */
     public static long enter() {
-        return hooks.enter();
+        return hooks().enter();
     }
 
     /**
@@ -47,7 +48,7 @@ public final class DatabaseCalls {
      * @param sql the SQL passed to {@code execute*(sql)}, or null (prepared statements, batches)
      */
     public static ActiveSpan start(Object statement, String sql) {
-        return hooks.start(statement, sql);
+        return hooks().start(statement, sql);
     }
 
     /**
@@ -55,7 +56,7 @@ public final class DatabaseCalls {
      * statement type and database) and ends the span, if any.
      */
     public static void exit(ActiveSpan span, long startNanos, Object statement, String sql, Throwable error) {
-        hooks.exit(span, startNanos, statement, sql, error);
+        hooks().exit(span, startNanos, statement, sql, error);
     }
 
     /**
@@ -72,7 +73,7 @@ public final class DatabaseCalls {
      */
     public static ActiveSpan startCall(Object parent, String system, String operation, String statement, String target,
                                        String dbName, String host, int port) {
-        return hooks.startCall(parent, system, operation, statement, target, dbName, host, port);
+        return hooks().startCall(parent, system, operation, statement, target, dbName, host, port);
     }
 
     /**
@@ -82,12 +83,12 @@ public final class DatabaseCalls {
      * what the application sees fail, or null.
      */
     public static void endCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
-        hooks.endCall(span, startNanos, operation, target, error);
+        hooks().endCall(span, startNanos, operation, target, error);
     }
 
     /** As {@link #endCall}, for a command entered with {@link #enter} on this thread: leaves it too. */
     public static void exitCall(ActiveSpan span, long startNanos, String operation, String target, Throwable error) {
-        hooks.exitCall(span, startNanos, operation, target, error);
+        hooks().exitCall(span, startNanos, operation, target, error);
     }
 
     /**
@@ -97,6 +98,16 @@ public final class DatabaseCalls {
      * all (more than 32 are not shown). Call only for a traced command.
      */
     public static String statement(String operation, Object[] args, int count) {
-        return hooks.statement(operation, args, count);
+        return hooks().statement(operation, args, count);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static DatabaseHooks hooks() {
+        DatabaseHooks installed = hooks;
+        if (installed == DatabaseHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

@@ -1,6 +1,7 @@
 package io.argus.bridge.job;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 
 /**
  * Scheduled work (Quartz jobs, Spring {@code @Scheduled} methods): each run is a root span of its own
@@ -24,12 +25,12 @@ public final class JobCalls {
      * for {@link #exit}. Returns null, allocating nothing, when the thread holds none.
      */
     public static Object enter() {
-        return hooks.enter();
+        return hooks().enter();
     }
 
     /** Starts the run's root span, named {@code spanName} and made current; null when not sampled. */
     public static ActiveSpan start(String spanName) {
-        return hooks.start(spanName);
+        return hooks().start(spanName);
     }
 
     /**
@@ -39,6 +40,16 @@ public final class JobCalls {
      */
     public static void exit(ActiveSpan span, long startNanos, String scheduler, String job, Throwable error,
                             Object previous) {
-        hooks.exit(span, startNanos, scheduler, job, error, previous);
+        hooks().exit(span, startNanos, scheduler, job, error, previous);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static JobHooks hooks() {
+        JobHooks installed = hooks;
+        if (installed == JobHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

@@ -1,6 +1,7 @@
 package io.argus.bridge.messaging;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 import io.argus.bridge.HeaderGetter;
 import io.argus.bridge.HeaderSetter;
 
@@ -25,7 +26,7 @@ public final class MessagingCalls {
      * span. End it with {@link #endSend} once the broker has acknowledged the message.
      */
     public static <C> ActiveSpan startSend(String system, String destination, C message, HeaderSetter<C> headers) {
-        ActiveSpan span = hooks.startSend(system, destination, System.nanoTime());
+        ActiveSpan span = hooks().startSend(system, destination, System.nanoTime());
         if (span != null) {
             headers.set(message, "traceparent", span.traceparent());
             headers.set(message, "tracestate", span.tracestate());
@@ -35,7 +36,7 @@ public final class MessagingCalls {
 
     /** Ends a PRODUCER span: the broker acknowledged the message, or refused it with {@code error}. */
     public static void endSend(ActiveSpan span, Throwable error) {
-        hooks.endSend(span, error);
+        hooks().endSend(span, error);
     }
 
     /**
@@ -43,7 +44,7 @@ public final class MessagingCalls {
      * {@code destination}, {@code nanos} after they were handed to the client, traced or not.
      */
     public static void sent(String system, String destination, int messages, long nanos, boolean error) {
-        hooks.sent(system, destination, messages, nanos, error);
+        hooks().sent(system, destination, messages, nanos, error);
     }
 
     /**
@@ -54,7 +55,7 @@ public final class MessagingCalls {
      */
     public static <C> ActiveSpan startProcess(String system, String destination, long startNanos, C message,
                                               HeaderGetter<C> headers) {
-        return hooks.startProcess(system, destination, startNanos, message, headers);
+        return hooks().startProcess(system, destination, startNanos, message, headers);
     }
 
     /**
@@ -63,6 +64,16 @@ public final class MessagingCalls {
      */
     public static void endProcess(ActiveSpan span, long startNanos, String system, String destination, int messages,
                                   Throwable error) {
-        hooks.endProcess(span, startNanos, system, destination, messages, error);
+        hooks().endProcess(span, startNanos, system, destination, messages, error);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static MessagingHooks hooks() {
+        MessagingHooks installed = hooks;
+        if (installed == MessagingHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

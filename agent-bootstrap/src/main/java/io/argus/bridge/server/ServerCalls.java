@@ -1,6 +1,7 @@
 package io.argus.bridge.server;
 
 import io.argus.bridge.ActiveSpan;
+import io.argus.bridge.AgentStatus;
 import io.argus.bridge.HeaderGetter;
 
 /** Inbound requests: server spans and the HTTP server metrics. See the package {@code io.argus.bridge}. */
@@ -21,7 +22,7 @@ public final class ServerCalls {
      * single and multi header), and makes it current on this thread. Null when not traced.
      */
     public static <C> ActiveSpan start(String method, String path, C request, HeaderGetter<C> headers) {
-        return hooks.start(method, path, System.nanoTime(), request, headers);
+        return hooks().start(method, path, System.nanoTime(), request, headers);
     }
 
     /**
@@ -30,7 +31,7 @@ public final class ServerCalls {
      * not read again. Pass the same value to {@link #end}.
      */
     public static <C> ActiveSpan start(String method, String path, long startNanos, C request, HeaderGetter<C> headers) {
-        return hooks.start(method, path, startNanos, request, headers);
+        return hooks().start(method, path, startNanos, request, headers);
     }
 
     /**
@@ -39,11 +40,21 @@ public final class ServerCalls {
      * plugins (Spring MVC, JAX-RS) once the request is matched; the last call before {@link #end} wins.
      */
     public static void route(String template) {
-        hooks.route(template);
+        hooks().route(template);
     }
 
     /** Records the request in the server metrics and ends the span, if any. */
     public static void end(ActiveSpan span, long startNanos, String method, String path, int status, Throwable error) {
-        hooks.end(span, startNanos, method, path, status, error);
+        hooks().end(span, startNanos, method, path, status, error);
+    }
+
+    /** The core's hooks; before the core is ready (advice in a class defined early), waits for it. */
+    private static ServerHooks hooks() {
+        ServerHooks installed = hooks;
+        if (installed == ServerHooks.NOOP) {
+            AgentStatus.awaitSettled();
+            installed = hooks;
+        }
+        return installed;
     }
 }

@@ -1,5 +1,7 @@
 package io.argus.bridge.state;
 
+import io.argus.bridge.AgentStatus;
+
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,6 +24,10 @@ public abstract class LongField {
     /** The field a plugin declared under {@code name}. */
     public static LongField named(String name) {
         LongField field = DECLARED.get(name);
+        if (field == null) {
+            AgentStatus.awaitSettled(); // a helper of a class defined before the core declared its fields
+            field = DECLARED.get(name);
+        }
         if (field == null) {
             throw new IllegalArgumentException("no plugin declared the long field " + name);
         }

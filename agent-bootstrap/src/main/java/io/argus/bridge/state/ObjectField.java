@@ -1,5 +1,7 @@
 package io.argus.bridge.state;
 
+import io.argus.bridge.AgentStatus;
+
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,6 +31,10 @@ public abstract class ObjectField<T> {
     @SuppressWarnings("unchecked")
     public static <T> ObjectField<T> named(String name) {
         ObjectField<?> field = DECLARED.get(name);
+        if (field == null) {
+            AgentStatus.awaitSettled(); // a helper of a class defined before the core declared its fields
+            field = DECLARED.get(name);
+        }
         if (field == null) {
             throw new IllegalArgumentException("no plugin declared the object field " + name);
         }

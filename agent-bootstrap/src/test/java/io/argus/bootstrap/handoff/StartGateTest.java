@@ -89,4 +89,70 @@ class StartGateTest {
         late.open(ENGINE);
         assertThat(late.transform(null, "com/example/Server", null, null, CLASS_FILE)).isEqualTo(WOVEN);
     }
+
+    private static final byte[] KEPT = {7, 8, 9};
+
+    /** The class cache before the engine: knows {@code com/example/Server}, and {@code com/example/Plain} as it is. */
+    private static final ClassFileTransformer CACHE = new ClassFileTransformer() {
+        @Override
+        public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
+                                byte[] bytes) {
+            return name.equals("com/example/Server") ? KEPT : name.equals("com/example/Plain") ? bytes : null;
+        }
+    };
+
+    private CompletableFuture<byte[]> loadAsync(StartGate gate, String name, CountDownLatch loading) {
+        return CompletableFuture.supplyAsync(() -> {
+            loading.countDown();
+            try {
+                return gate.transform(getClass().getClassLoader(), name, null, null, CLASS_FILE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
+    void aClassTheCacheKeepsIsDefinedFromItWithoutWaiting() throws Exception {
+        StartGate gate = StartGate.holding(ProbeCandidates.builder().type("com.example.Server").type("com.example.Plain").build());
+        gate.serveEarly(CACHE);
+        assertThat(gate.transform(getClass().getClassLoader(), "com/example/Server", null, null, CLASS_FILE)).isEqualTo(KEPT);
+        // "as it is": the class file it was given back means no change
+        assertThat(gate.transform(getClass().getClassLoader(), "com/example/Plain", null, null, CLASS_FILE)).isNull();
+        assertThat(gate.heldClasses()).isZero();
+        assertThat(gate.isOpen()).isFalse();
+    }
+
+    @Test
+    void aClassWaitingWhenTheCacheArrivesIsDefinedFromIt() throws Exception {
+        CountDownLatch loading = new CountDownLatch(1);
+        CompletableFuture<byte[]> load = loadAsync(gate, "com/example/Server", loading);
+        loading.await();
+        Thread.sleep(100);
+        assertThat(load).isNotDone();
+        gate.serveEarly(CACHE);
+        assertThat(load.get(10, TimeUnit.SECONDS)).isEqualTo(KEPT);
+        assertThat(gate.heldClasses()).isEqualTo(1);
+        assertThat(gate.isOpen()).isFalse();
+    }
+
+    @Test
+    void aClassTheCacheMissesStillWaitsForTheEngine() throws Exception {
+        StartGate gate = StartGate.holding(ProbeCandidates.builder().type("com.example.Other").build());
+        gate.serveEarly(CACHE);
+        CountDownLatch loading = new CountDownLatch(1);
+        CompletableFuture<byte[]> load = loadAsync(gate, "com/example/Other", loading);
+        loading.await();
+        Thread.sleep(100);
+        assertThat(load).isNotDone();
+        gate.open(ENGINE);
+        assertThat(load.get(10, TimeUnit.SECONDS)).isEqualTo(WOVEN);
+    }
+
+    @Test
+    void aFailedEngineStopsTheCacheServing() throws Exception {
+        gate.serveEarly(CACHE);
+        gate.fail();
+        assertThat(gate.transform(getClass().getClassLoader(), "com/example/Server", null, null, CLASS_FILE)).isNull();
+    }
 }

@@ -52,6 +52,8 @@ public final class InstrumentationEngine {
      * loads as the gate opens): that scan finds them loaded and must not weave them twice. Null after it.
      */
     private volatile Set<String> wovenAtLoad = ConcurrentHashMap.newKeySet();
+    /** The classes the start gate defined from the class cache before this was ready; null if none could be. */
+    private EarlyCacheHits early;
 
     public InstrumentationEngine(List<TypeProbe> probes, ClassLoader agentLoader, AtomicLong transformedClasses) {
         this.probes = new ArrayList<TypeProbe>(probes);
@@ -77,6 +79,14 @@ public final class InstrumentationEngine {
         return text.toString();
     }
 
+    /**
+     * The class cache the start gate used before this was ready: its helper injector is shared, and the
+     * classes it defined are checked by {@link #retransformLoaded}. Set before {@link #prepare}.
+     */
+    public void useEarlyHits(EarlyCacheHits hits) {
+        this.early = hits;
+    }
+
     /** Woven classes kept between runs; set before {@link #prepare}. */
     public void useCache(WovenClassCache cache) {
         this.cache = cache;
@@ -96,7 +106,7 @@ public final class InstrumentationEngine {
         long cpu0 = threadCpuNanos();
         try {
             ModuleReads.openJdkTargetsToBridge(inst, exactTypeNames(probes));
-            helpers = new HelperInjector(agentLoader, inst);
+            helpers = early != null ? early.helpers() : new HelperInjector(agentLoader, inst);
             if (!cache.isWarm()) {
                 weaver = new AdviceWeaver(probes, agentLoader, helpers);
             }
@@ -200,11 +210,24 @@ public final class InstrumentationEngine {
         List<Class<?>> loaded = loadedCandidates(instrumentation, index);
         Set<String> woven = wovenAtLoad;
         wovenAtLoad = null;
+        int earlyChecked = 0;
         for (java.util.Iterator<Class<?>> it = loaded.iterator(); it.hasNext(); ) {
             Class<?> type = it.next();
-            if (woven.contains(loadKey(type.getClassLoader(), type.getName().replace('.', '/')))) {
+            String key = loadKey(type.getClassLoader(), type.getName().replace('.', '/'));
+            String earlyProbes = early == null ? null : early.probesDefinedWith(key);
+            if (earlyProbes != null) {
+                earlyChecked++;
+                if (earlyProbes.equals(probeKey(index.probesFor(type)))) {
+                    it.remove(); // defined early with the probes that apply: as if woven as it loaded
+                } else {
+                    AgentLog.debug(type.getName() + " was defined from the class cache with other probes; retransformed");
+                }
+            } else if (woven.contains(key)) {
                 it.remove();
             }
+        }
+        if (early != null && earlyChecked < early.definedClasses()) {
+            loaded.addAll(earlyDefinedWithoutProbes(loaded));
         }
         retransform(instrumentation, loaded);
         timings.startThreadDone(threadCpuNanos() - cpu0);
@@ -253,6 +276,23 @@ public final class InstrumentationEngine {
         return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
     }
 
+    /**
+     * Classes the start gate defined early from the class cache that no probe in force applies to now
+     * (another configuration's entry): retransformed, which takes the advice out.
+     */
+    private List<Class<?>> earlyDefinedWithoutProbes(List<Class<?>> alreadyListed) {
+        List<Class<?>> found = new ArrayList<Class<?>>();
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            String key = loadKey(type.getClassLoader(), type.getName().replace('.', '/'));
+            if (early.probesDefinedWith(key) != null && !alreadyListed.contains(type)
+                    && !(index.isCandidate(type.getClassLoader(), type.getName().replace('.', '/')) && index.matchesLoaded(type))) {
+                AgentLog.debug(type.getName() + " was defined from the class cache with probes that no longer apply; retransformed");
+                found.add(type);
+            }
+        }
+        return found;
+    }
+
     /** Loaded classes that a probe of {@code index} applies to. */
     private List<Class<?>> loadedCandidates(Instrumentation inst, ProbeIndex index) {
         List<Class<?>> candidates = new ArrayList<Class<?>>();
@@ -269,7 +309,7 @@ public final class InstrumentationEngine {
         return candidates;
     }
 
-    private static String loadKey(ClassLoader loader, String internalName) {
+    static String loadKey(ClassLoader loader, String internalName) {
         return System.identityHashCode(loader) + "/" + internalName;
     }
 

@@ -19,7 +19,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -44,15 +46,24 @@ public final class WovenClassCache {
     public static final int KEEP_FOLDERS = 8;
     /** In each configuration's folder: the build and probes it is for, whole. */
     static final String DESCRIPTION = "description";
+    /** In each build's folder, per configuration: the name of the folder its last start used. */
+    static final String LAST_USED = "last-used-";
 
     private final File folder;
     private final boolean warm;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong stored = new AtomicLong();
+    /** For {@link #findAnyProbes}: each entry's file by its name up to the probes; "" for two or more. */
+    private final Map<String, String> entriesByInput;
 
     private WovenClassCache(File folder, boolean warm) {
+        this(folder, warm, null);
+    }
+
+    private WovenClassCache(File folder, boolean warm, Map<String, String> entriesByInput) {
         this.folder = folder;
         this.warm = warm;
+        this.entriesByInput = entriesByInput;
     }
 
     /** A cache that keeps nothing. */
@@ -103,6 +114,72 @@ public final class WovenClassCache {
         return false;
     }
 
+    /**
+     * The folder that the last start with this build and configuration used ({@link #rememberConfiguration}),
+     * opened before the plugins are loaded, for {@link #findAnyProbes}; disabled when there is none. The
+     * probes are not known yet: the engine checks the classes defined from it once they are.
+     */
+    public static WovenClassCache openEarly(File root, String buildKey, String configurationKey) {
+        try {
+            File build = new File(root, digest(buildKey));
+            File pointer = new File(build, LAST_USED + digest(configurationKey));
+            if (!pointer.isFile() || !ownFolder(root)) {
+                return disabled();
+            }
+            String folderName = new String(Files.readAllBytes(pointer.toPath()), StandardCharsets.UTF_8).trim();
+            File folder = new File(build, folderName);
+            if (folderName.isEmpty() || folderName.contains("/") || folderName.contains(File.separator)
+                    || !startsWith(new File(folder, DESCRIPTION), (buildKey + "\n").getBytes(StandardCharsets.UTF_8))) {
+                return disabled();
+            }
+            String[] files = folder.list();
+            if (files == null) {
+                return disabled();
+            }
+            Map<String, String> byInput = new HashMap<String, String>(files.length * 2);
+            for (String file : files) {
+                int end = file.lastIndexOf('-');
+                if (end > 0 && !file.endsWith(".tmp")) {
+                    String before = byInput.put(file.substring(0, end + 1), file);
+                    if (before != null) {
+                        byInput.put(file.substring(0, end + 1), ""); // woven with other probes too: ambiguous
+                    }
+                }
+            }
+            return new WovenClassCache(folder, true, byInput);
+        } catch (IOException | RuntimeException e) {
+            AgentLog.debug("class cache: no early look-up (" + e + ")");
+            return disabled();
+        }
+    }
+
+    private static boolean startsWith(File file, byte[] prefix) throws IOException {
+        if (!file.isFile()) {
+            return false;
+        }
+        byte[] content = Files.readAllBytes(file.toPath());
+        return content.length >= prefix.length && Arrays.equals(Arrays.copyOf(content, prefix.length), prefix);
+    }
+
+    /**
+     * Notes this folder as the one for {@code configurationKey}, for the next start's {@link #openEarly}.
+     * Written only when it changes, to a file of its own and renamed.
+     */
+    public void rememberConfiguration(String configurationKey) {
+        if (folder == null) {
+            return;
+        }
+        File pointer = new File(folder.getParentFile(), LAST_USED + digest(configurationKey));
+        byte[] content = folder.getName().getBytes(StandardCharsets.UTF_8);
+        try {
+            if (!pointer.isFile() || !Arrays.equals(Files.readAllBytes(pointer.toPath()), content)) {
+                writeWhole(pointer, content);
+            }
+        } catch (IOException e) {
+            AgentLog.debug("class cache: cannot note the folder of this configuration (" + e + ")");
+        }
+    }
+
     /** Whether a configuration's folder holds more than its {@value #DESCRIPTION}. */
     private static boolean holdsEntries(File folder) {
         String[] files = folder.list();
@@ -136,14 +213,34 @@ public final class WovenClassCache {
             return null;
         }
         File file = file(internalName, probes, input);
-        if (!file.isFile()) {
+        return file.isFile() ? read(file, internalName, probes, input) : null;
+    }
+
+    /**
+     * As {@link #find}, before the engine knows which probes apply: the one entry for exactly {@code input},
+     * whatever its probes ({@link Entry#probes} says which). Null when there is none, or more than one (the
+     * class was woven with other probes too), or the cache was not opened by {@link #openEarly}.
+     */
+    public Entry findAnyProbes(String internalName, byte[] input) {
+        Map<String, String> byInput = entriesByInput;
+        if (byInput == null) {
             return null;
         }
+        String fileName = byInput.get(inputPrefix(internalName, input));
+        return fileName == null || fileName.isEmpty() ? null
+                : read(new File(folder, fileName), internalName, null, input);
+    }
+
+    /** The entry in {@code file} if it was made from {@code input} (and with {@code probes}, unless null). */
+    private Entry read(File file, String internalName, String probes, byte[] input) {
         try {
             byte[] data = Files.readAllBytes(file.toPath());
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-            if (in.readInt() != MAGIC || in.readInt() != FORMAT || !in.readUTF().equals(internalName)
-                    || !in.readUTF().equals(probes)) {
+            if (in.readInt() != MAGIC || in.readInt() != FORMAT || !in.readUTF().equals(internalName)) {
+                return null;
+            }
+            String keptProbes = in.readUTF();
+            if (probes != null && !keptProbes.equals(probes)) {
                 return null;
             }
             int helperCount = length(in, data.length);
@@ -166,7 +263,7 @@ public final class WovenClassCache {
                 in.readFully(output);
             }
             hits.incrementAndGet();
-            return new Entry(output, helpers);
+            return new Entry(output, helpers, keptProbes);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug("class cache: " + file + " cannot be read (" + e + "); woven again");
             return null;
@@ -191,8 +288,6 @@ public final class WovenClassCache {
         if (folder == null) {
             return;
         }
-        File file = file(internalName, probes, input);
-        File temp = null;
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(input.length * 2 + 256);
             DataOutputStream out = new DataOutputStream(bytes);
@@ -211,17 +306,24 @@ public final class WovenClassCache {
                 out.write(output);
             }
             out.flush();
-            temp = File.createTempFile("entry", ".tmp", folder);
-            Files.write(temp.toPath(), bytes.toByteArray());
-            try {
-                Files.move(temp.toPath(), file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING);
-            }
-            temp = null;
+            writeWhole(file(internalName, probes, input), bytes.toByteArray());
             stored.incrementAndGet();
         } catch (IOException e) {
             AgentLog.debug("class cache: cannot keep " + internalName + " (" + e + ")");
+        }
+    }
+
+    /** Writes {@code target} through a file of its own, renamed: a reader meanwhile sees all of it or none. */
+    private static void writeWhole(File target, byte[] content) throws IOException {
+        File temp = File.createTempFile("entry", ".tmp", target.getParentFile());
+        try {
+            Files.write(temp.toPath(), content);
+            try {
+                Files.move(temp.toPath(), target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp.toPath(), target.toPath(), StandardCopyOption.REPLACE_EXISTING);
+            }
+            temp = null;
         } finally {
             if (temp != null && !temp.delete()) {
                 temp.deleteOnExit();
@@ -276,13 +378,18 @@ public final class WovenClassCache {
     }
 
     private File file(String internalName, String probes, byte[] input) {
+        return new File(folder, inputPrefix(internalName, input) + Integer.toHexString(probes.hashCode()));
+    }
+
+    /** An entry's file name up to its probes: the class's name and its input's checksum. */
+    private static String inputPrefix(String internalName, byte[] input) {
         CRC32 crc = new CRC32();
         crc.update(input, 0, input.length);
         String name = internalName.replace('/', '.');
         if (name.length() > MAX_FILE_NAME) {
             name = digest(name);
         }
-        return new File(folder, name + "-" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(probes.hashCode()));
+        return name + "-" + Long.toHexString(crc.getValue()) + "-";
     }
 
     /**
@@ -336,10 +443,13 @@ public final class WovenClassCache {
     public static final class Entry {
         public final byte[] output;
         public final List<String> helpers;
+        /** Which of the engine's probes it was woven with, as the engine names them. */
+        public final String probes;
 
-        Entry(byte[] output, List<String> helpers) {
+        Entry(byte[] output, List<String> helpers, String probes) {
             this.output = output;
             this.helpers = helpers;
+            this.probes = probes;
         }
     }
 }

@@ -58,6 +58,50 @@ class WovenClassCacheTest {
     }
 
     @Test
+    void aRestartFindsTheLastFolderOfItsConfigurationBeforeItKnowsTheProbes() {
+        File root = new File(dir, "cache");
+        assertThat(WovenClassCache.openEarly(root, "build 1", "sampling 0").isEnabled()).as("no earlier start").isFalse();
+        WovenClassCache first = WovenClassCache.open(root, "build 1", "probes A");
+        first.store("org/example/Server", "3", INPUT, OUTPUT, Collections.singletonList("org.example.Helper"));
+        first.store("org/example/Plain", "4", INPUT, null, Collections.<String>emptyList());
+        first.store("org/example/Twice", "1", INPUT, OUTPUT, Collections.<String>emptyList());
+        first.store("org/example/Twice", "1,2", INPUT, OUTPUT, Collections.<String>emptyList());
+        first.rememberConfiguration("sampling 0");
+
+        WovenClassCache early = WovenClassCache.openEarly(root, "build 1", "sampling 0");
+        assertThat(early.isEnabled()).isTrue();
+        assertThat(early.folder()).isEqualTo(first.folder());
+        WovenClassCache.Entry server = early.findAnyProbes("org/example/Server", INPUT.clone());
+        assertThat(server).isNotNull();
+        assertThat(server.output).isEqualTo(OUTPUT);
+        assertThat(server.probes).as("the entry says which probes it was woven with").isEqualTo("3");
+        assertThat(server.helpers).containsExactly("org.example.Helper");
+        assertThat(early.findAnyProbes("org/example/Plain", INPUT).output).isNull();
+        assertThat(early.findAnyProbes("org/example/Twice", INPUT)).as("woven with two sets of probes: ambiguous").isNull();
+        byte[] changedLibrary = INPUT.clone();
+        changedLibrary[10] ^= 1;
+        assertThat(early.findAnyProbes("org/example/Server", changedLibrary)).as("other bytes").isNull();
+        assertThat(early.hits()).isEqualTo(2);
+
+        assertThat(WovenClassCache.openEarly(root, "build 1", "sampling 100").isEnabled()).as("another configuration").isFalse();
+        assertThat(WovenClassCache.openEarly(root, "build 2", "sampling 0").isEnabled()).as("another build").isFalse();
+        assertThat(first.findAnyProbes("org/example/Server", INPUT)).as("only a cache opened early looks up by bytes").isNull();
+    }
+
+    @Test
+    void theLastFolderOfAConfigurationIsTheOneItsLatestStartUsed() {
+        File root = new File(dir, "cache");
+        WovenClassCache a = WovenClassCache.open(root, "build 1", "probes A");
+        a.store("org/example/Server", "3", INPUT, OUTPUT, Collections.<String>emptyList());
+        a.rememberConfiguration("settings");
+        WovenClassCache b = WovenClassCache.open(root, "build 1", "probes B");
+        b.store("org/example/Server", "5", INPUT, OUTPUT, Collections.<String>emptyList());
+        b.rememberConfiguration("settings");
+        assertThat(WovenClassCache.openEarly(root, "build 1", "settings").findAnyProbes("org/example/Server", INPUT).probes)
+                .isEqualTo("5");
+    }
+
+    @Test
     void aDamagedEntryIsAMiss() throws IOException {
         File root = new File(dir, "cache");
         WovenClassCache cache = WovenClassCache.open(root, "build", "probes");

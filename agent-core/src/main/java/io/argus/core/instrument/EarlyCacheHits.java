@@ -1,0 +1,70 @@
+package io.argus.core.instrument;
+
+import io.argus.core.AgentLog;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The class cache at the start gate, before the engine is ready: a probed class that loads that early, and
+ * whose woven form the last start with this configuration kept ({@link WovenClassCache#openEarly}), is
+ * defined from it at once instead of waiting for the engine. Its helpers are defined first; its advice, if it
+ * runs before the agent is ready, waits in the bridge for the recorders and fields it needs.
+ *
+ * <p>The probes are not known yet, so the entry's own probes are taken; the engine checks them once it is
+ * ready and retransforms a class whose probes differ ({@link InstrumentationEngine#retransformLoaded}).
+ * Anything that goes wrong is a miss: the gate holds the class as it would without the cache.
+ */
+public final class EarlyCacheHits implements ClassFileTransformer {
+
+    private final WovenClassCache cache;
+    private final HelperInjector helpers;
+    /** The classes defined here, by loader and name: the probes of the entry each was defined from. */
+    private final Map<String, String> defined = new ConcurrentHashMap<String, String>();
+    /** The JDK's own loaders' classes wait: their modules must first be made to read the bridge. */
+    private final ClassLoader platformLoader = ClassLoader.getSystemClassLoader().getParent();
+
+    public EarlyCacheHits(WovenClassCache cache, ClassLoader agentLoader, Instrumentation inst) {
+        this.cache = cache;
+        this.helpers = new HelperInjector(agentLoader, inst);
+    }
+
+    public int definedClasses() {
+        return defined.size();
+    }
+
+    HelperInjector helpers() {
+        return helpers;
+    }
+
+    /** The probes of the entry the class {@code loadKey} was defined from; null when it was not defined here. */
+    String probesDefinedWith(String loadKey) {
+        return defined.get(loadKey);
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (classBeingRedefined != null || className == null || loader == null || loader == platformLoader) {
+            return null;
+        }
+        try {
+            WovenClassCache.Entry entry = cache.findAnyProbes(className, classfileBuffer);
+            if (entry == null) {
+                return null;
+            }
+            helpers.inject(loader, protectionDomain, entry.helpers);
+            defined.put(InstrumentationEngine.loadKey(loader, className), entry.probes);
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("instrumented " + className.replace('/', '.') + " from the class cache before the engine was ready");
+            }
+            return entry.output != null ? entry.output : classfileBuffer;
+        } catch (Throwable t) {
+            AgentLog.debug("class cache: " + className + " waits for the engine (" + t + ")");
+            return null;
+        }
+    }
+}
