@@ -36,6 +36,7 @@ import java.util.zip.ZipEntry;
 final class AgentClassLoader extends ClassLoader {
 
     private static final String HANDOFF_PACKAGE = "io.argus.bootstrap.handoff.";
+    private static final String OWN_RESOURCES = "io/argus/";
 
     static {
         ClassLoader.registerAsParallelCapable();
@@ -98,6 +99,22 @@ final class AgentClassLoader extends ClassLoader {
                 definePackage(pkg, null, null, null, jar.title, jar.version, jar.vendor, null);
             }
         }
+    }
+
+    /**
+     * The agent's own resources ({@code io/argus/...}, a plugin's helper classes) from its jars first: the
+     * parents never have them, and asking the platform and boot loaders first scans their modules, which
+     * costs milliseconds on the first look-up, on whatever thread defines a helper.
+     */
+    @Override
+    public URL getResource(String name) {
+        if (name.startsWith(OWN_RESOURCES)) {
+            URL own = findResource(name);
+            if (own != null) {
+                return own;
+            }
+        }
+        return super.getResource(name);
     }
 
     @Override

@@ -69,6 +69,23 @@ final class HelperInjector {
      * {@code domain} (the instrumented class's, so a helper has the permissions of the advice inlined
      * next to it). Throws when one cannot be defined; the caller then leaves its class unchanged.
      */
+    /** As {@link #inject(ClassLoader, ProtectionDomain, List)}, with the helpers' class files known already (from the class cache). */
+    void inject(ClassLoader loader, ProtectionDomain domain, Map<String, byte[]> classFiles) throws Exception {
+        for (Map.Entry<String, byte[]> known : classFiles.entrySet()) {
+            this.classFiles.putIfAbsent(known.getKey(), known.getValue());
+        }
+        inject(loader, domain, new ArrayList<String>(classFiles.keySet()));
+    }
+
+    /** The class files of {@code classNames}, in order, as the agent's loader has them. */
+    Map<String, byte[]> classFiles(List<String> classNames) throws IOException {
+        Map<String, byte[]> files = new java.util.LinkedHashMap<String, byte[]>();
+        for (String name : classNames) {
+            files.put(name, classFile(name));
+        }
+        return files;
+    }
+
     void inject(ClassLoader loader, ProtectionDomain domain, List<String> classNames) throws Exception {
         if (classNames.isEmpty()) {
             return;

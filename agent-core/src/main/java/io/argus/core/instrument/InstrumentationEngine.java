@@ -164,7 +164,13 @@ public final class InstrumentationEngine {
         }
         List<String> defined = new ArrayList<String>(0);
         byte[] woven = made.weave(loader, className, redefined, domain, classFile, applicable, defined);
-        kept.store(className, probeKey, classFile, woven, defined);
+        if (kept.isEnabled()) {
+            try {
+                kept.store(className, probeKey, classFile, woven, helpers.classFiles(defined));
+            } catch (java.io.IOException e) {
+                AgentLog.debug("class cache: cannot keep " + className + " (" + e + ")");
+            }
+        }
         return woven;
     }
 

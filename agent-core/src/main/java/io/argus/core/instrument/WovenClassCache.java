@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +42,7 @@ import java.util.zip.CRC32;
 public final class WovenClassCache {
 
     private static final int MAGIC = 0x41524743; // "ARGC"
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
     private static final int MAX_FILE_NAME = 160;
     public static final int KEEP_FOLDERS = 8;
     /** In each configuration's folder: the build and probes it is for, whole. */
@@ -244,9 +245,12 @@ public final class WovenClassCache {
                 return null;
             }
             int helperCount = length(in, data.length);
-            List<String> helpers = new ArrayList<String>(helperCount);
+            Map<String, byte[]> helpers = new LinkedHashMap<String, byte[]>(helperCount * 2);
             for (int i = 0; i < helperCount; i++) {
-                helpers.add(in.readUTF());
+                String helper = in.readUTF();
+                byte[] helperFile = new byte[length(in, data.length)];
+                in.readFully(helperFile);
+                helpers.put(helper, helperFile);
             }
             byte[] kept = new byte[length(in, data.length)];
             in.readFully(kept);
@@ -281,10 +285,11 @@ public final class WovenClassCache {
 
     /**
      * Keeps what the weaver made of {@code input}: {@code output} null when it left the class as it is, and
-     * the helper classes it defined for it. Written to a file of its own, then renamed, so that a JVM reading
+     * the helper classes it defined for it, by name with their class files (a restart defines them without
+     * looking them up among the agent's jars). Written to a file of its own, then renamed, so that a JVM reading
      * the folder meanwhile sees a whole entry or none.
      */
-    public void store(String internalName, String probes, byte[] input, byte[] output, List<String> helpers) {
+    public void store(String internalName, String probes, byte[] input, byte[] output, Map<String, byte[]> helpers) {
         if (folder == null) {
             return;
         }
@@ -296,8 +301,10 @@ public final class WovenClassCache {
             out.writeUTF(internalName);
             out.writeUTF(probes);
             out.writeInt(helpers.size());
-            for (String helper : helpers) {
-                out.writeUTF(helper);
+            for (Map.Entry<String, byte[]> helper : helpers.entrySet()) {
+                out.writeUTF(helper.getKey());
+                out.writeInt(helper.getValue().length);
+                out.write(helper.getValue());
             }
             out.writeInt(input.length);
             out.write(input);
@@ -442,11 +449,12 @@ public final class WovenClassCache {
     /** A kept weave: the class file to define (null: the class as it is), and the helpers it needs first. */
     public static final class Entry {
         public final byte[] output;
-        public final List<String> helpers;
+        /** The helper classes to define first, in order: their names and class files. */
+        public final Map<String, byte[]> helpers;
         /** Which of the engine's probes it was woven with, as the engine names them. */
         public final String probes;
 
-        Entry(byte[] output, List<String> helpers, String probes) {
+        Entry(byte[] output, Map<String, byte[]> helpers, String probes) {
             this.output = output;
             this.helpers = helpers;
             this.probes = probes;

@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
-import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,8 +29,8 @@ class WovenClassCacheTest {
         assertThat(first.isEnabled()).isTrue();
         assertThat(first.isWarm()).as("a new folder").isFalse();
         assertThat(WovenClassCache.hasEntries(root, "build 1")).isFalse();
-        first.store("org/example/Server", "3", INPUT, OUTPUT, Arrays.asList("org.example.Helper", "org.example.Helper$1"));
-        first.store("org/example/Plain", "4", INPUT, null, Collections.<String>emptyList());
+        first.store("org/example/Server", "3", INPUT, OUTPUT, helpers("org.example.Helper", "org.example.Helper$1"));
+        first.store("org/example/Plain", "4", INPUT, null, helpers());
         assertThat(first.stored()).isEqualTo(2);
 
         assertThat(WovenClassCache.hasEntries(root, "build 1")).isTrue();
@@ -40,7 +40,8 @@ class WovenClassCacheTest {
         WovenClassCache.Entry entry = restarted.find("org/example/Server", "3", INPUT.clone());
         assertThat(entry).isNotNull();
         assertThat(entry.output).isEqualTo(OUTPUT);
-        assertThat(entry.helpers).containsExactly("org.example.Helper", "org.example.Helper$1");
+        assertThat(entry.helpers.keySet()).containsExactly("org.example.Helper", "org.example.Helper$1");
+        assertThat(entry.helpers.get("org.example.Helper$1")).as("the helper's class file").isEqualTo(bytes(700, 1));
         WovenClassCache.Entry unchanged = restarted.find("org/example/Plain", "4", INPUT);
         assertThat(unchanged).as("a class the probes left as it is").isNotNull();
         assertThat(unchanged.output).isNull();
@@ -62,10 +63,10 @@ class WovenClassCacheTest {
         File root = new File(dir, "cache");
         assertThat(WovenClassCache.openEarly(root, "build 1", "sampling 0").isEnabled()).as("no earlier start").isFalse();
         WovenClassCache first = WovenClassCache.open(root, "build 1", "probes A");
-        first.store("org/example/Server", "3", INPUT, OUTPUT, Collections.singletonList("org.example.Helper"));
-        first.store("org/example/Plain", "4", INPUT, null, Collections.<String>emptyList());
-        first.store("org/example/Twice", "1", INPUT, OUTPUT, Collections.<String>emptyList());
-        first.store("org/example/Twice", "1,2", INPUT, OUTPUT, Collections.<String>emptyList());
+        first.store("org/example/Server", "3", INPUT, OUTPUT, helpers("org.example.Helper"));
+        first.store("org/example/Plain", "4", INPUT, null, helpers());
+        first.store("org/example/Twice", "1", INPUT, OUTPUT, helpers());
+        first.store("org/example/Twice", "1,2", INPUT, OUTPUT, helpers());
         first.rememberConfiguration("sampling 0");
 
         WovenClassCache early = WovenClassCache.openEarly(root, "build 1", "sampling 0");
@@ -75,7 +76,7 @@ class WovenClassCacheTest {
         assertThat(server).isNotNull();
         assertThat(server.output).isEqualTo(OUTPUT);
         assertThat(server.probes).as("the entry says which probes it was woven with").isEqualTo("3");
-        assertThat(server.helpers).containsExactly("org.example.Helper");
+        assertThat(server.helpers.keySet()).containsExactly("org.example.Helper");
         assertThat(early.findAnyProbes("org/example/Plain", INPUT).output).isNull();
         assertThat(early.findAnyProbes("org/example/Twice", INPUT)).as("woven with two sets of probes: ambiguous").isNull();
         byte[] changedLibrary = INPUT.clone();
@@ -92,10 +93,10 @@ class WovenClassCacheTest {
     void theLastFolderOfAConfigurationIsTheOneItsLatestStartUsed() {
         File root = new File(dir, "cache");
         WovenClassCache a = WovenClassCache.open(root, "build 1", "probes A");
-        a.store("org/example/Server", "3", INPUT, OUTPUT, Collections.<String>emptyList());
+        a.store("org/example/Server", "3", INPUT, OUTPUT, helpers());
         a.rememberConfiguration("settings");
         WovenClassCache b = WovenClassCache.open(root, "build 1", "probes B");
-        b.store("org/example/Server", "5", INPUT, OUTPUT, Collections.<String>emptyList());
+        b.store("org/example/Server", "5", INPUT, OUTPUT, helpers());
         b.rememberConfiguration("settings");
         assertThat(WovenClassCache.openEarly(root, "build 1", "settings").findAnyProbes("org/example/Server", INPUT).probes)
                 .isEqualTo("5");
@@ -105,7 +106,7 @@ class WovenClassCacheTest {
     void aDamagedEntryIsAMiss() throws IOException {
         File root = new File(dir, "cache");
         WovenClassCache cache = WovenClassCache.open(root, "build", "probes");
-        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, helpers());
         File[] entries = cache.folder().listFiles((d, name) -> name.startsWith("org.example.Server"));
         assertThat(entries).hasSize(1);
         try (RandomAccessFile file = new RandomAccessFile(entries[0], "rw")) {
@@ -114,7 +115,7 @@ class WovenClassCacheTest {
         assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
         Files.write(entries[0].toPath(), new byte[] {1, 2, 3});
         assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
-        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, helpers());
         assertThat(cache.find("org/example/Server", "0", INPUT).output).as("stored again").isEqualTo(OUTPUT);
     }
 
@@ -134,7 +135,7 @@ class WovenClassCacheTest {
         WovenClassCache cache = WovenClassCache.open(root, "build", "probes");
         assertThat(cache.isEnabled()).isFalse();
         assertThat(cache.find("org/example/Server", "0", INPUT)).isNull();
-        cache.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList()); // nothing, no error
+        cache.store("org/example/Server", "0", INPUT, OUTPUT, helpers()); // nothing, no error
         assertThat(root.list()).isEmpty();
 
         File made = new File(dir, "made");
@@ -147,7 +148,7 @@ class WovenClassCacheTest {
         File root = new File(dir, "cache");
         for (int i = 0; i < 5; i++) {
             WovenClassCache old = WovenClassCache.open(root, "build " + i, "probes");
-            old.store("org/example/Server", "0", INPUT, OUTPUT, Collections.<String>emptyList());
+            old.store("org/example/Server", "0", INPUT, OUTPUT, helpers());
             old.folder().getParentFile().setLastModified(1_000_000L * (i + 1));
         }
         WovenClassCache current = WovenClassCache.open(root, "build 9", "probes");
@@ -156,6 +157,15 @@ class WovenClassCacheTest {
         assertThat(new File(root, WovenClassCache.digest("build 4"))).as("the newest other build").isDirectory();
         assertThat(new File(root, WovenClassCache.digest("build 3"))).isDirectory();
         assertThat(new File(root, WovenClassCache.digest("build 9"))).as("this one").isDirectory();
+    }
+
+    /** Helper classes by name, each with a class file of its own length. */
+    private static Map<String, byte[]> helpers(String... names) {
+        Map<String, byte[]> helpers = new LinkedHashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            helpers.put(names[i], bytes(600 + 100 * i, 1));
+        }
+        return helpers;
     }
 
     private static byte[] bytes(int length, int seed) {
