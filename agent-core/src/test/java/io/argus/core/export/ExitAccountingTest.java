@@ -50,7 +50,11 @@ class ExitAccountingTest {
             TestExporter agent = new TestExporter("127.0.0.1:" + server.getLocalPort(), 10, "10ms", 64);
             try (Socket accepted = server.accept()) {
                 agent.spans(300); // 64 fit the queue at once; the rest of a burst is dropped
-                Thread.sleep(500);
+                // until the connection holds frames for an acknowledgement (a fixed wait was too short on a busy machine)
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (agent.counters.unackedSpans.get() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
                 agent.spans(20);
                 agent.shutdown();
             }
