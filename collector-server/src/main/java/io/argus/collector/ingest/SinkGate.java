@@ -65,6 +65,12 @@ final class SinkGate extends ChannelInboundHandlerAdapter {
     }
 
     private void refuse(ChannelHandlerContext ctx, String what) {
+        if (IngestAttributes.rejected(ctx.channel())) {
+            return; // refused already, lingering until the agent closes
+        }
+        if (check != null) {
+            check.cancel(false);
+        }
         ctx.channel().config().setAutoRead(false);
         // not a rejection of what the agent sent: no second line from the rejection handler for a cut frame
         ctx.channel().attr(IngestAttributes.REJECTED).set(Boolean.TRUE);

@@ -260,6 +260,38 @@ class BadInputTest {
         lastLogged.put("bad_token", System.nanoTime());
     }
 
+    /**
+     * An agent that learns of a refusal only when it next reads (the agent's exporter writes and reads on one
+     * thread) gets the refusal all the same, even when it is still writing: the collector reads on after the refusal
+     * instead of closing with those bytes unread, which would answer the agent's writes with a reset.
+     */
+    @Test
+    void refusalReachesAnAgentThatKeepsWriting() throws Exception {
+        Long last = lastLogged.get("frame_too_large");
+        if (last == null || System.nanoTime() - last > 10_000_000_000L) {
+            lastLogged.put("frame_too_large", System.nanoTime()); // this test's first refusal logs its line
+        }
+        byte[] chunk = new byte[64 * 1024];
+        for (int i = 0; i < 5; i++) {
+            try (TestAgent a = new TestAgent(collector.ingestPort())) {
+                a.send(Frame.newBuilder().setHandshake(withToken("writer", "writer-1", TOKEN).toBuilder()
+                        .setAcks(true)).build());
+                a.raw(TestAgent.lengthPrefix(MAX_FRAME + 1));
+                for (int k = 0; k < 64; k++) {
+                    a.raw(chunk); // 4 MiB after the refused frame's length: far beyond the socket buffers
+                }
+                CollectorFrame first = a.read(5_000);
+                while (first != null && first.hasHandshakeReply()) {
+                    first = a.read(5_000);
+                }
+                assertThat(first).as("attempt " + i).isNotNull();
+                assertThat(first.getRefusal().getReason()).isEqualTo(RefusalReason.REFUSAL_REASON_INVALID_FRAME);
+                assertThat(first.getRefusal().getMessage()).contains("frame");
+                assertThat(a.closedByServer(5_000)).isTrue();
+            }
+        }
+    }
+
     @Test
     void missingToken() throws Exception {
         expectRejected("bad_token", a -> a.hello("bad", "bad-1"));
