@@ -238,7 +238,7 @@ public final class AgentRuntime {
         }, "argus-shutdown"));
 
         classCache.rememberConfiguration(configurationKey);
-        classCache.prune(WovenClassCache.KEEP_FOLDERS);
+        classCache.prune(WovenClassCache.KEEP_FOLDERS, WovenClassCache.MAX_FOLDER_BYTES);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
                 + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR

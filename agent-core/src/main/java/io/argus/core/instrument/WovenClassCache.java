@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 
@@ -45,6 +46,11 @@ public final class WovenClassCache {
     private static final int FORMAT = 2;
     private static final int MAX_FILE_NAME = 160;
     public static final int KEEP_FOLDERS = 8;
+    /**
+     * Entries of one configuration's folder, in bytes, past which the oldest go: a long-lived host whose
+     * application changes its libraries at every deploy would otherwise keep every version's classes.
+     */
+    public static final long MAX_FOLDER_BYTES = 64L << 20;
     /** In each configuration's folder: the build and probes it is for, whole. */
     static final String DESCRIPTION = "description";
     /** In each build's folder, per configuration: the name of the folder its last start used. */
@@ -54,6 +60,8 @@ public final class WovenClassCache {
     private final boolean warm;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong stored = new AtomicLong();
+    /** The entries this JVM used: kept when the folder is trimmed. */
+    private final Set<File> used = Collections.newSetFromMap(new ConcurrentHashMap<File, Boolean>());
     /** For {@link #findAnyProbes}: each entry's file by its name up to the probes; "" for two or more. */
     private final Map<String, String> entriesByInput;
 
@@ -267,6 +275,7 @@ public final class WovenClassCache {
                 in.readFully(output);
             }
             hits.incrementAndGet();
+            used.add(file);
             return new Entry(output, helpers, keptProbes);
         } catch (IOException | RuntimeException e) {
             AgentLog.debug("class cache: " + file + " cannot be read (" + e + "); woven again");
@@ -340,9 +349,9 @@ public final class WovenClassCache {
 
     /**
      * Deletes the folders of other builds, and of this build's other configurations, but the {@code keep}
-     * newest of each besides this one's.
+     * newest of each besides this one's; then trims this folder's entries to {@code maxFolderBytes}.
      */
-    public void prune(int keep) {
+    public void prune(int keep, long maxFolderBytes) {
         if (folder == null) {
             return;
         }
@@ -351,6 +360,51 @@ public final class WovenClassCache {
         folder.setLastModified(System.currentTimeMillis());
         pruneSiblings(folder, keep);
         pruneSiblings(build, keep);
+        trimEntries(maxFolderBytes);
+    }
+
+    /**
+     * When this folder's entries exceed {@code maxBytes}, deletes the oldest until they take half of it, after
+     * marking the ones this JVM used as new. An entry deleted that a later class needs is woven again.
+     */
+    private void trimEntries(long maxBytes) {
+        File[] files = folder.listFiles();
+        if (files == null) {
+            return;
+        }
+        List<File> entries = new ArrayList<File>(files.length);
+        long total = 0;
+        for (File file : files) {
+            if (file.isFile() && !file.getName().equals(DESCRIPTION)) {
+                entries.add(file);
+                total += file.length();
+            }
+        }
+        if (total <= maxBytes) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (File file : used) {
+            file.setLastModified(now);
+        }
+        final Map<File, Long> modified = new HashMap<File, Long>(entries.size() * 2);
+        for (File file : entries) {
+            modified.put(file, file.lastModified());
+        }
+        Collections.sort(entries, (a, b) -> Long.compare(modified.get(a), modified.get(b)));
+        int deleted = 0;
+        for (File oldest : entries) {
+            if (total <= maxBytes / 2) {
+                break;
+            }
+            long length = oldest.length();
+            if (oldest.delete()) {
+                total -= length;
+                deleted++;
+            }
+        }
+        AgentLog.debug("class cache: " + deleted + " of " + entries.size() + " entries deleted from " + folder
+                + ", over " + (maxBytes >> 20) + " MB");
     }
 
     private static void pruneSiblings(File kept, int keep) {

@@ -152,11 +152,66 @@ class WovenClassCacheTest {
             old.folder().getParentFile().setLastModified(1_000_000L * (i + 1));
         }
         WovenClassCache current = WovenClassCache.open(root, "build 9", "probes");
-        current.prune(3);
+        current.prune(3, WovenClassCache.MAX_FOLDER_BYTES);
         assertThat(root.list()).hasSize(3);
         assertThat(new File(root, WovenClassCache.digest("build 4"))).as("the newest other build").isDirectory();
         assertThat(new File(root, WovenClassCache.digest("build 3"))).isDirectory();
         assertThat(new File(root, WovenClassCache.digest("build 9"))).as("this one").isDirectory();
+    }
+
+    @Test
+    void aFolderOverItsBoundKeepsWhatThisStartUsedAndTheNewestEntries() {
+        File root = new File(dir, "cache");
+        WovenClassCache before = WovenClassCache.open(root, "build", "probes");
+        for (int i = 0; i < 10; i++) {
+            byte[] version = INPUT.clone();
+            version[0] = (byte) i; // a library changed at every deploy
+            before.store("org/example/Server", "0", version, OUTPUT, helpers());
+        }
+        File[] entries = before.folder().listFiles((d, name) -> name.startsWith("org.example.Server-"));
+        assertThat(entries).hasSize(10);
+        long entryBytes = entries[0].length();
+        for (int i = 0; i < entries.length; i++) {
+            // deploy i's entry is i days old, the first deploy's the oldest
+            byte first = readFirstInputByte(entries[i]);
+            entries[i].setLastModified(System.currentTimeMillis() - (10 - first) * 86_400_000L);
+        }
+        byte[] firstDeploy = INPUT.clone();
+        firstDeploy[0] = 0;
+
+        WovenClassCache restarted = WovenClassCache.open(root, "build", "probes");
+        assertThat(restarted.find("org/example/Server", "0", firstDeploy)).as("the oldest entry, used now").isNotNull();
+        restarted.prune(3, entryBytes * 10);
+        assertThat(restarted.folder().list((d, name) -> name.startsWith("org.example.Server-")))
+                .as("within the bound: nothing deleted").hasSize(10);
+
+        restarted.prune(3, entryBytes * 6);
+        File[] left = restarted.folder().listFiles((d, name) -> name.startsWith("org.example.Server-"));
+        assertThat(left).as("trimmed to half the bound").hasSize(3);
+        java.util.List<Byte> deploys = new java.util.ArrayList<>();
+        for (File file : left) {
+            deploys.add(readFirstInputByte(file));
+        }
+        assertThat(deploys).as("the entry used by this start and the two newest").containsExactlyInAnyOrder(
+                (byte) 0, (byte) 8, (byte) 9);
+        assertThat(new File(restarted.folder(), WovenClassCache.DESCRIPTION)).exists();
+        assertThat(WovenClassCache.open(root, "build", "probes").find("org/example/Server", "0", firstDeploy))
+                .isNotNull();
+    }
+
+    /** The first byte of the class file an entry was made from (it follows the name, probes and helpers). */
+    private static byte readFirstInputByte(File entry) {
+        try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.FileInputStream(entry))) {
+            in.readInt();
+            in.readInt();
+            in.readUTF();
+            in.readUTF();
+            assertThat(in.readInt()).as("no helpers").isZero();
+            in.readInt();
+            return in.readByte();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Helper classes by name, each with a class file of its own length. */
