@@ -7,6 +7,7 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -288,10 +289,13 @@ public final class InstrumentationEngine {
      */
     private List<Class<?>> earlyDefinedWithoutProbes(List<Class<?>> alreadyListed) {
         List<Class<?>> found = new ArrayList<Class<?>>();
+        Set<Class<?>> listed = Collections.newSetFromMap(new IdentityHashMap<Class<?>, Boolean>());
+        listed.addAll(alreadyListed);
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-            String key = loadKey(type.getClassLoader(), type.getName().replace('.', '/'));
-            if (early.probesDefinedWith(key) != null && !alreadyListed.contains(type)
-                    && !(index.isCandidate(type.getClassLoader(), type.getName().replace('.', '/')) && index.matchesLoaded(type))) {
+            String internalName = type.getName().replace('.', '/');
+            ClassLoader loader = type.getClassLoader();
+            if (early.probesDefinedWith(loadKey(loader, internalName)) != null && !listed.contains(type)
+                    && !(index.isCandidate(loader, internalName) && index.matchesLoaded(type))) {
                 AgentLog.debug(type.getName() + " was defined from the class cache with probes that no longer apply; retransformed");
                 found.add(type);
             }
