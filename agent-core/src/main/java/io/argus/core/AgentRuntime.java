@@ -238,6 +238,7 @@ public final class AgentRuntime {
         }, "argus-shutdown"));
 
         classCache.rememberConfiguration(configurationKey);
+        classCache.alsoUsed(earlyView);
         classCache.prune(WovenClassCache.KEEP_FOLDERS, WovenClassCache.MAX_FOLDER_BYTES);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
         AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName

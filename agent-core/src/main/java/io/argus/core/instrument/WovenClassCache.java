@@ -347,6 +347,11 @@ public final class WovenClassCache {
         }
     }
 
+    /** Counts the entries {@code other} served (the start gate's early view) as used by this JVM, for the trim. */
+    public void alsoUsed(WovenClassCache other) {
+        used.addAll(other.used);
+    }
+
     /**
      * Deletes the folders of other builds, and of this build's other configurations, but the {@code keep}
      * newest of each besides this one's; then trims this folder's entries to {@code maxFolderBytes}.

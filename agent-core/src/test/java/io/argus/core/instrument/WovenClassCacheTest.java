@@ -179,8 +179,14 @@ class WovenClassCacheTest {
         byte[] firstDeploy = INPUT.clone();
         firstDeploy[0] = 0;
 
+        before.rememberConfiguration("configuration");
+        byte[] secondDeploy = INPUT.clone();
+        secondDeploy[0] = 1;
+        WovenClassCache early = WovenClassCache.openEarly(root, "build", "configuration");
+        assertThat(early.findAnyProbes("org/example/Server", secondDeploy)).as("served at the start gate").isNotNull();
         WovenClassCache restarted = WovenClassCache.open(root, "build", "probes");
         assertThat(restarted.find("org/example/Server", "0", firstDeploy)).as("the oldest entry, used now").isNotNull();
+        restarted.alsoUsed(early);
         restarted.prune(3, entryBytes * 10);
         assertThat(restarted.folder().list((d, name) -> name.startsWith("org.example.Server-")))
                 .as("within the bound: nothing deleted").hasSize(10);
@@ -192,8 +198,8 @@ class WovenClassCacheTest {
         for (File file : left) {
             deploys.add(readFirstInputByte(file));
         }
-        assertThat(deploys).as("the entry used by this start and the two newest").containsExactlyInAnyOrder(
-                (byte) 0, (byte) 8, (byte) 9);
+        assertThat(deploys).as("the entries this start used (one at the start gate) and the newest")
+                .containsExactlyInAnyOrder((byte) 0, (byte) 1, (byte) 9);
         assertThat(new File(restarted.folder(), WovenClassCache.DESCRIPTION)).exists();
         assertThat(WovenClassCache.open(root, "build", "probes").find("org/example/Server", "0", firstDeploy))
                 .isNotNull();
