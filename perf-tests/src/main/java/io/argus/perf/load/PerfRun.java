@@ -1,6 +1,7 @@
 package io.argus.perf.load;
 
 import io.argus.perf.harness.ArgusHome;
+import io.argus.perf.harness.FileTrees;
 import io.argus.perf.harness.HostFacts;
 import io.argus.cluster.process.ManagedProcess;
 import io.argus.perf.harness.proc.ProcStats;
@@ -90,12 +91,13 @@ public final class PerfRun {
             r.readyOnlyReason = s.readyOnlyReason();
             for (String service : target.serviceNames()) {
                 r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
-                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins));
+                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins, classCacheDir()));
             }
             results.scenarios.add(r);
             byName.put(s.name(), r);
         }
         Files.createDirectories(out);
+        FileTrees.deleteRecursively(classCacheDir());
         say("argus-perf: target %s (%s), scenarios %s, mode %s, placement %s; report in %s", target.name(),
                 options.endpoint, options.scenarios, options.mode, placement.isSeparate() ? "separate (targets on CPU "
                         + placement.targetCpus() + ", collector and load on CPU " + placement.loadCpus() + ")" : "shared",
@@ -315,7 +317,12 @@ public final class PerfRun {
         boolean grpc = "grpc".equals(s.otlpProtocol());
         String otlp = collector == null ? (grpc ? "http://127.0.0.1:4317" : "http://127.0.0.1:4318")
                 : grpc ? collector.otlpGrpcEndpoint() : collector.otlpEndpoint();
-        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins);
+        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins, classCacheDir());
+    }
+
+    /** One class-cache folder for the run's Argus launches: the first weaves, the others restart from it. */
+    private Path classCacheDir() {
+        return out.resolve("class-cache");
     }
 
     private Path javaHome() {

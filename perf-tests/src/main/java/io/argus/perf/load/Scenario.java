@@ -134,9 +134,12 @@ public record Scenario(String name, String description, String agent, boolean ne
      * @param collectorAddress host:port of the collector's ingest port (Argus scenarios)
      * @param otlpEndpoint     base URL of the collector's OTLP/HTTP or OTLP/gRPC port, as {@link #otlpProtocol}
      * @param plugins          the Argus plugin names (jvm-only switches off all but jvm)
+     * @param classCacheDir    the run's class-cache folder for Argus ({@code argus.startup.classCacheDir}), shared by
+     *                         its launches so that each after the first is a restart whatever folder the target gives
+     *                         as {@code java.io.tmpdir} (Druid: a fresh one per launch); null for the agent's default
      */
     public List<String> jvmOptions(String service, ArgusHome home, Path peersDir, String collectorAddress,
-                                   String otlpEndpoint, List<String> plugins) {
+                                   String otlpEndpoint, List<String> plugins, Path classCacheDir) {
         List<String> o = new ArrayList<>();
         switch (agent) {
             case "argus" -> {
@@ -149,6 +152,8 @@ public record Scenario(String name, String description, String agent, boolean ne
                 }
                 if (!classCache) {
                     o.add("-Dargus.startup.classCache=false");
+                } else if (classCacheDir != null) {
+                    o.add("-Dargus.startup.classCacheDir=" + classCacheDir);
                 }
                 if (onlyJvmPlugin) {
                     for (String p : plugins) {

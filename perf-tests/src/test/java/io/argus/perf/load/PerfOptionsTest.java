@@ -134,39 +134,46 @@ class PerfOptionsTest {
     void scenarioFlags() {
         ArgusHome home = new ArgusHome(java.nio.file.Path.of("/opt/argus"));
         java.nio.file.Path peers = java.nio.file.Path.of("/opt/argus/perf/peers");
+        java.nio.file.Path cache = java.nio.file.Path.of("/runs/1/class-cache");
         List<String> jvmOnly = Scenario.JVM_ONLY.jvmOptions("front", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm", "jetty",
-                "okhttp"));
+                "okhttp"), null);
         assertThat(jvmOnly).containsExactly("-javaagent:/opt/argus/agent/argus-agent.jar", "-Dargus.service.name=front",
                 "-Dargus.collector.address=127.0.0.1:9", "-Dargus.tracing.samplingRate=0",
                 "-Dargus.plugin.jetty.enabled=false", "-Dargus.plugin.okhttp.enabled=false");
-        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm")))
+        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm"), null))
                 .contains("-Dargus.tracing.samplingRate=100", "-Dargus.service.name=back");
-        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", "y", List.of())).contains(
+        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", "y", List.of(), null)).contains(
                 "-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar", "-Dotel.traces.exporter=none",
                 "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none");
         List<String> otlp = Scenario.OTEL_OTLP.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8",
-                List.of());
+                List.of(), null);
         assertThat(otlp).contains("-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar",
                 "-Dotel.service.name=back", "-Dotel.exporter.otlp.protocol=http/protobuf",
                 "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:8", "-Dotel.traces.exporter=otlp",
                 "-Dotel.metrics.exporter=otlp", "-Dotel.logs.exporter=none");
         assertThat(Scenario.OTEL_OTLP.needsCollector()).isTrue();
         assertThat(Scenario.names()).contains("otel", "otel-otlp");
-        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", "y", List.of())).contains(
+        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", "y", List.of(), null)).contains(
                 "-Delastic.apm.disable_send=true", "-Delastic.apm.service_name=front",
                 "-Delastic.apm.central_config=false", "-Delastic.apm.cloud_provider=NONE");
-        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of())).isEmpty();
+        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of(), cache)).isEmpty();
         // the deferred start-up is Argus at 100% with the opt-in mode; the default mode is left to the agent
-        assertThat(Scenario.DEFAULT_100_DEFERRED.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
+        assertThat(Scenario.DEFAULT_100_DEFERRED.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), null))
                 .contains("-Dargus.tracing.samplingRate=100", "-Dargus.startup.mode=deferred");
-        assertThat(Scenario.DEFAULT_100.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
+        assertThat(Scenario.DEFAULT_100.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), null))
                 .noneMatch(o -> o.startsWith("-Dargus.startup"));
         // observed where the agent exports a sampled caller's trace to the run's collector
         assertThat(Scenario.ALL.stream().filter(Scenario::observable).map(Scenario::name))
                 .containsExactly("default-0", "default-0-cold", "default-100", "default-100-deferred", "otel-otlp",
                         "otel-otlp-grpc");
-        assertThat(Scenario.DEFAULT_0_COLD.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm")))
-                .contains("-Dargus.tracing.samplingRate=0", "-Dargus.startup.classCache=false");
+        // the run's launches share one class-cache folder, whatever java.io.tmpdir the target gives; cold uses none
+        assertThat(Scenario.DEFAULT_0.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), cache))
+                .contains("-Dargus.startup.classCacheDir=/runs/1/class-cache");
+        assertThat(Scenario.DEFAULT_0_COLD.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), cache))
+                .contains("-Dargus.tracing.samplingRate=0", "-Dargus.startup.classCache=false")
+                .noneMatch(o -> o.startsWith("-Dargus.startup.classCacheDir"));
+        assertThat(Scenario.OTEL_OTLP.jvmOptions("front", home, peers, "x", "y", List.of(), cache))
+                .noneMatch(o -> o.contains("classCache"));
         assertThat(Scenario.OTEL.readyOnlyReason()).contains("exporters are off");
         assertThat(Scenario.DEFAULT_0.readyOnlyReason()).isNull();
     }
