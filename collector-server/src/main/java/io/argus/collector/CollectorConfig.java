@@ -51,7 +51,8 @@ public record CollectorConfig(
         IngestLimits ingestLimits,
         HttpLimits httpLimits,
         int otlpGrpcPort,
-        Path alertRules) {
+        Path alertRules,
+        int storageThreads) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -71,6 +72,9 @@ public record CollectorConfig(
     public static final Duration DEFAULT_RETENTION_SPANS = Duration.ofDays(7);
     public static final Duration DEFAULT_RETENTION_METRICS = Duration.ofDays(30);
     public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
+    /** The embedded database's worker threads: none beside the one that issues a statement. */
+    public static final int DEFAULT_STORAGE_THREADS = 1;
+    public static final int MAX_STORAGE_THREADS = 256;
 
     public CollectorConfig {
         Objects.requireNonNull(bind, "bind");
@@ -95,6 +99,10 @@ public record CollectorConfig(
         }
         if (storeQueueSpans < 1) {
             throw new IllegalArgumentException("storeQueueSpans must be positive, got " + storeQueueSpans);
+        }
+        if (storageThreads < 1 || storageThreads > MAX_STORAGE_THREADS) {
+            throw new IllegalArgumentException("storageThreads must be 1 to " + MAX_STORAGE_THREADS + ", got "
+                    + storageThreads);
         }
         if (otlpHttpPort != ANY_FREE_PORT) {
             checkPort("otlpHttpPort", otlpHttpPort);
@@ -193,7 +201,8 @@ public record CollectorConfig(
                 .ingestLimits(ingestLimits)
                 .httpLimits(httpLimits)
                 .otlpGrpcPort(otlpGrpcPort)
-                .alertRules(alertRules);
+                .alertRules(alertRules)
+                .storageThreads(storageThreads);
     }
 
     /** Hides the token. */
@@ -203,6 +212,7 @@ public record CollectorConfig(
                 + ", dataDir=" + dataDir + ", maxFrameBytes=" + maxFrameBytes
                 + ", token=" + (token == null ? "none" : "***") + ", maxBatchSpans=" + maxBatchSpans
                 + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans
+                + ", storageThreads=" + storageThreads
                 + ", otlpHttpPort=" + otlpHttpPort + ", otlpGrpcPort=" + otlpGrpcPort
                 + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
@@ -222,6 +232,7 @@ public record CollectorConfig(
         private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private int storeQueueSpans = DEFAULT_STORE_QUEUE_SPANS;
+        private int storageThreads = DEFAULT_STORAGE_THREADS;
         private int otlpHttpPort = DEFAULT_OTLP_HTTP_PORT;
         private int maxOtlpBodyBytes = DEFAULT_MAX_OTLP_BODY_BYTES;
         private Duration retentionSpans = DEFAULT_RETENTION_SPANS;
@@ -293,6 +304,16 @@ public record CollectorConfig(
          */
         public Builder storeQueueSpans(int storeQueueSpans) {
             this.storeQueueSpans = storeQueueSpans;
+            return this;
+        }
+
+        /**
+         * The embedded database's threads (DuckDB's {@code threads}). 1, the default, runs every statement on the
+         * thread that issued it, the cheapest for ingest on a small machine; more let large queries scan in
+         * parallel, at some CPU per span stored.
+         */
+        public Builder storageThreads(int storageThreads) {
+            this.storageThreads = storageThreads;
             return this;
         }
 
@@ -390,7 +411,7 @@ public record CollectorConfig(
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
                     retentionInterval, httpCredentials, tls, kafka, druidQuery, ingestLimits, httpLimits, otlpGrpcPort,
-                    alertRules);
+                    alertRules, storageThreads);
         }
     }
 }

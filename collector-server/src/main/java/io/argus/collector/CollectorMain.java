@@ -39,6 +39,8 @@ public final class CollectorMain {
               --bind ADDRESS           address every listener binds to (default 127.0.0.1); anything
                                        but loopback needs an API credential
               --data-dir DIR           storage directory (default ./data)
+              --storage-threads N      the embedded database's threads (default 1: each statement on
+                                       the thread that issued it; more speed up large queries)
               --max-frame-bytes N      largest accepted agent frame in bytes (default 4194304)
               --max-batch-spans N      most spans or metric entries in one batch (default 10000)
               --token TOKEN            require agents to present this token in their handshake
@@ -238,6 +240,8 @@ public final class CollectorMain {
                             + ")");
                 }
             });
+            option("--storage-threads", "N", (name, value) ->
+                    b.storageThreads(intRange(name, value, 1, CollectorConfig.MAX_STORAGE_THREADS)));
             option("--max-frame-bytes", "N", (name, value) -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30)));
             option("--max-batch-spans", "N", (name, value) ->
                     b.maxBatchSpans(intRange(name, value, 1, 10_000_000)));

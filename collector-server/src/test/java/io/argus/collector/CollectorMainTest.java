@@ -135,6 +135,16 @@ class CollectorMainTest {
     }
 
     @Test
+    void storageThreadsFlag() throws Exception {
+        assertThat(CollectorMain.parse(new String[0], Map.of()).storageThreads()).isEqualTo(1);
+        assertThat(CollectorMain.parse(new String[] {"--storage-threads", "4"}, Map.of()).storageThreads())
+                .isEqualTo(4);
+        assertBad("invalid value for --storage-threads: 0 is outside 1..256", "--storage-threads", "0");
+        assertBad("invalid value for --storage-threads: 'many' is not a number", "--storage-threads=many");
+        assertThat(CollectorMain.USAGE).contains("--storage-threads");
+    }
+
+    @Test
     void badLimitFlags() {
         String expected = "(expected a positive number with a unit ms, s, m, h or d, e.g. 500ms or 30s)";
         assertBad("invalid value for --handshake-timeout: '5' " + expected, "--handshake-timeout", "5");

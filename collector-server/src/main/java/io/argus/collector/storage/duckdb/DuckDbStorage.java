@@ -1,5 +1,6 @@
 package io.argus.collector.storage.duckdb;
 
+import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.JvmSeries;
@@ -97,13 +98,22 @@ public final class DuckDbStorage implements Storage {
      * @param queueRows capacity of the write queue, in rows
      */
     public static DuckDbStorage open(Path dataDir, int queueRows, MeterRegistry registry) {
+        return open(dataDir, queueRows, CollectorConfig.DEFAULT_STORAGE_THREADS, registry);
+    }
+
+    /**
+     * As {@link #open(Path, int, MeterRegistry)}, with the database's worker threads.
+     *
+     * @param threads DuckDB's {@code threads}: 1 runs every statement on the thread that issued it
+     */
+    public static DuckDbStorage open(Path dataDir, int queueRows, int threads, MeterRegistry registry) {
         Path file = dataDir.resolve(DB_FILE).toAbsolutePath();
         FileLock lock = lockDirectory(dataDir);
         DuckDBConnection root = null;
         try {
             Class.forName("org.duckdb.DuckDBDriver");
             root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + file);
-            DuckDbSchema.configure(root, dataDir);
+            DuckDbSchema.configure(root, dataDir, threads);
             DuckDbSchema.create(root);
             DuckDbStorage storage = new DuckDbStorage(file, lock, root, queueRows, registry);
             storage.writerThread.start();

@@ -33,6 +33,22 @@ class DuckDbStorageTest {
     @TempDir
     Path dir;
 
+    /** {@code --storage-threads}: the database runs with the threads asked for, one by default. */
+    @Test
+    void theEngineRunsWithTheThreadsAskedFor() throws Exception {
+        for (int threads : new int[] {1, 3}) {
+            Path file = dir.resolve("threads-" + threads + ".duckdb");
+            try (Connection conn = DriverManager.getConnection("jdbc:duckdb:" + file);
+                 Statement st = conn.createStatement()) {
+                DuckDbSchema.configure(conn, dir, threads);
+                try (ResultSet rs = st.executeQuery("SELECT current_setting('threads')")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(threads);
+                }
+            }
+        }
+    }
+
     /**
      * An agent sends again what a lost collector had not acknowledged; when that collector had stored it, the store
      * holds those spans twice. The queries show each once.
