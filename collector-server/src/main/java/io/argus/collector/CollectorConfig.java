@@ -4,6 +4,7 @@ import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
 import io.argus.collector.storage.druid.DruidSettings;
+import io.argus.collector.storage.duckdb.DuckDbStorage;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ public record CollectorConfig(
     public static final Duration DEFAULT_RETENTION_METRICS = Duration.ofDays(30);
     public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
     /** The embedded database's worker threads: none beside the one that issues a statement. */
-    public static final int DEFAULT_STORAGE_THREADS = 1;
+    public static final int DEFAULT_STORAGE_THREADS = DuckDbStorage.DEFAULT_THREADS;
     public static final int MAX_STORAGE_THREADS = 256;
 
     public CollectorConfig {

@@ -1,6 +1,5 @@
 package io.argus.collector.storage.duckdb;
 
-import io.argus.collector.CollectorConfig;
 import io.argus.collector.storage.AgentInfo;
 import io.argus.collector.storage.CallMetricSummary;
 import io.argus.collector.storage.JvmSeries;
@@ -60,6 +59,8 @@ public final class DuckDbStorage implements Storage {
     public static final String DB_FILE = "argus.duckdb";
     /** Held while a collector uses the directory, so that two collectors never write one store. */
     public static final String LOCK_FILE = "argus.lock";
+    /** DuckDB's threads by default: none beside the one that issues a statement (see {@link DuckDbSchema}). */
+    public static final int DEFAULT_THREADS = 1;
 
     private final Path file;
     private final FileLock dirLock;
@@ -98,7 +99,7 @@ public final class DuckDbStorage implements Storage {
      * @param queueRows capacity of the write queue, in rows
      */
     public static DuckDbStorage open(Path dataDir, int queueRows, MeterRegistry registry) {
-        return open(dataDir, queueRows, CollectorConfig.DEFAULT_STORAGE_THREADS, registry);
+        return open(dataDir, queueRows, DEFAULT_THREADS, registry);
     }
 
     /**
