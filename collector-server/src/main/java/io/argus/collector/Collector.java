@@ -116,7 +116,7 @@ public final class Collector implements AutoCloseable, CollectorWiring {
         if (config.druidQuery() != null) {
             return new QueryOnlyRole(DruidStorage.open(config.druidQuery()));
         }
-        return new EmbeddedRole(DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), config.storageThreads(),
+        return new EmbeddedRole(DuckDbStorage.open(config.dataDir(), config.storeQueueSpans(), config.duckDb(),
                 meters));
     }
 

@@ -4,7 +4,7 @@ import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
 import io.argus.collector.storage.druid.DruidSettings;
-import io.argus.collector.storage.duckdb.DuckDbStorage;
+import io.argus.collector.storage.duckdb.DuckDbSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ public record CollectorConfig(
         HttpLimits httpLimits,
         int otlpGrpcPort,
         Path alertRules,
-        int storageThreads) {
+        DuckDbSettings duckDb) {
 
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_INGEST_PORT = 9898;
@@ -73,9 +73,6 @@ public record CollectorConfig(
     public static final Duration DEFAULT_RETENTION_SPANS = Duration.ofDays(7);
     public static final Duration DEFAULT_RETENTION_METRICS = Duration.ofDays(30);
     public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
-    /** The embedded database's worker threads: none beside the one that issues a statement. */
-    public static final int DEFAULT_STORAGE_THREADS = DuckDbStorage.DEFAULT_THREADS;
-    public static final int MAX_STORAGE_THREADS = 256;
 
     public CollectorConfig {
         Objects.requireNonNull(bind, "bind");
@@ -101,10 +98,7 @@ public record CollectorConfig(
         if (storeQueueSpans < 1) {
             throw new IllegalArgumentException("storeQueueSpans must be positive, got " + storeQueueSpans);
         }
-        if (storageThreads < 1 || storageThreads > MAX_STORAGE_THREADS) {
-            throw new IllegalArgumentException("storageThreads must be 1 to " + MAX_STORAGE_THREADS + ", got "
-                    + storageThreads);
-        }
+        Objects.requireNonNull(duckDb, "duckDb");
         if (otlpHttpPort != ANY_FREE_PORT) {
             checkPort("otlpHttpPort", otlpHttpPort);
         }
@@ -203,7 +197,7 @@ public record CollectorConfig(
                 .httpLimits(httpLimits)
                 .otlpGrpcPort(otlpGrpcPort)
                 .alertRules(alertRules)
-                .storageThreads(storageThreads);
+                .duckDb(duckDb);
     }
 
     /** Hides the token. */
@@ -213,7 +207,7 @@ public record CollectorConfig(
                 + ", dataDir=" + dataDir + ", maxFrameBytes=" + maxFrameBytes
                 + ", token=" + (token == null ? "none" : "***") + ", maxBatchSpans=" + maxBatchSpans
                 + ", idleTimeout=" + idleTimeout + ", storeQueueSpans=" + storeQueueSpans
-                + ", storageThreads=" + storageThreads
+                + ", duckDb=" + duckDb
                 + ", otlpHttpPort=" + otlpHttpPort + ", otlpGrpcPort=" + otlpGrpcPort
                 + ", maxOtlpBodyBytes=" + maxOtlpBodyBytes
                 + ", retentionSpans=" + retentionSpans + ", retentionMetrics=" + retentionMetrics
@@ -233,7 +227,7 @@ public record CollectorConfig(
         private int maxBatchSpans = DEFAULT_MAX_BATCH_SPANS;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private int storeQueueSpans = DEFAULT_STORE_QUEUE_SPANS;
-        private int storageThreads = DEFAULT_STORAGE_THREADS;
+        private DuckDbSettings duckDb = DuckDbSettings.DEFAULTS;
         private int otlpHttpPort = DEFAULT_OTLP_HTTP_PORT;
         private int maxOtlpBodyBytes = DEFAULT_MAX_OTLP_BODY_BYTES;
         private Duration retentionSpans = DEFAULT_RETENTION_SPANS;
@@ -308,13 +302,9 @@ public record CollectorConfig(
             return this;
         }
 
-        /**
-         * The embedded database's threads (DuckDB's {@code threads}). 1, the default, runs every statement on the
-         * thread that issued it, the cheapest for ingest on a small machine; more let large queries scan in
-         * parallel, at some CPU per span stored.
-         */
-        public Builder storageThreads(int storageThreads) {
-            this.storageThreads = storageThreads;
+        /** The embedded database's engine settings (default {@link DuckDbSettings#DEFAULTS}). */
+        public Builder duckDb(DuckDbSettings duckDb) {
+            this.duckDb = duckDb;
             return this;
         }
 
@@ -412,7 +402,7 @@ public record CollectorConfig(
             return new CollectorConfig(bind, ingestPort, httpPort, dataDir, maxFrameBytes, token, maxBatchSpans,
                     idleTimeout, storeQueueSpans, otlpHttpPort, maxOtlpBodyBytes, retentionSpans, retentionMetrics,
                     retentionInterval, httpCredentials, tls, kafka, druidQuery, ingestLimits, httpLimits, otlpGrpcPort,
-                    alertRules, storageThreads);
+                    alertRules, duckDb);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.argus.collector.kafka.KafkaSettings;
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
 import io.argus.collector.storage.druid.DruidSettings;
+import io.argus.collector.storage.duckdb.DuckDbSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -41,6 +42,8 @@ public final class CollectorMain {
               --data-dir DIR           storage directory (default ./data)
               --storage-threads N      the embedded database's threads (default 1: each statement on
                                        the thread that issued it; more speed up large queries)
+              --storage-memory-mb N    the embedded database's memory limit in MiB (default 2048);
+                                       larger queries spill to the data folder's tmp
               --max-frame-bytes N      largest accepted agent frame in bytes (default 4194304)
               --max-batch-spans N      most spans or metric entries in one batch (default 10000)
               --token TOKEN            require agents to present this token in their handshake
@@ -203,6 +206,7 @@ public final class CollectorMain {
         private final Map<String, String> opts = new HashMap<>();
         private IngestLimits ingest = IngestLimits.DEFAULTS;
         private HttpLimits http = HttpLimits.DEFAULTS;
+        private DuckDbSettings duckDb = DuckDbSettings.DEFAULTS;
         final CommandLineSpec<UsageException> spec = CommandLineSpec.of("argus-collector", USAGE,
                 UsageException::new);
 
@@ -241,7 +245,9 @@ public final class CollectorMain {
                 }
             });
             option("--storage-threads", "N", (name, value) ->
-                    b.storageThreads(intRange(name, value, 1, CollectorConfig.MAX_STORAGE_THREADS)));
+                    duckDb = duckDb.withThreads(intRange(name, value, 1, DuckDbSettings.MAX_THREADS)));
+            option("--storage-memory-mb", "N", (name, value) -> duckDb = duckDb.withMemoryLimitMiB(
+                    intRange(name, value, DuckDbSettings.MIN_MEMORY_MIB, DuckDbSettings.MAX_MEMORY_MIB)));
             option("--max-frame-bytes", "N", (name, value) -> b.maxFrameBytes(intRange(name, value, 64, 1 << 30)));
             option("--max-batch-spans", "N", (name, value) ->
                     b.maxBatchSpans(intRange(name, value, 1, 10_000_000)));
@@ -306,7 +312,7 @@ public final class CollectorMain {
 
         /** The config of the options parsed, with the checks that span several options. */
         CollectorConfig config() throws UsageException {
-            b.ingestLimits(ingest).httpLimits(http);
+            b.ingestLimits(ingest).httpLimits(http).duckDb(duckDb);
             b.kafka(kafka(opts));
             b.httpCredentials(credentials(opts, env));
             b.tls(tls(opts, env));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.argus.collector.security.HttpCredentials;
 import io.argus.collector.security.TlsSettings;
+import io.argus.collector.storage.duckdb.DuckDbSettings;
 import io.argus.collector.testing.TestConfigs;
 import java.io.IOException;
 import java.net.URI;
@@ -135,13 +136,15 @@ class CollectorMainTest {
     }
 
     @Test
-    void storageThreadsFlag() throws Exception {
-        assertThat(CollectorMain.parse(new String[0], Map.of()).storageThreads()).isEqualTo(1);
-        assertThat(CollectorMain.parse(new String[] {"--storage-threads", "4"}, Map.of()).storageThreads())
-                .isEqualTo(4);
+    void embeddedDatabaseFlags() throws Exception {
+        assertThat(CollectorMain.parse(new String[0], Map.of()).duckDb()).isEqualTo(DuckDbSettings.DEFAULTS);
+        assertThat(CollectorMain.parse(new String[] {"--storage-threads", "4", "--storage-memory-mb", "512"}, Map.of())
+                .duckDb()).isEqualTo(new DuckDbSettings(4, 512));
         assertBad("invalid value for --storage-threads: 0 is outside 1..256", "--storage-threads", "0");
         assertBad("invalid value for --storage-threads: 'many' is not a number", "--storage-threads=many");
-        assertThat(CollectorMain.USAGE).contains("--storage-threads");
+        assertBad("invalid value for --storage-memory-mb: 32 is outside 64..1048576", "--storage-memory-mb", "32");
+        assertBad("invalid value for --storage-memory-mb: '2GB' is not a number", "--storage-memory-mb=2GB");
+        assertThat(CollectorMain.USAGE).contains("--storage-threads", "--storage-memory-mb");
     }
 
     @Test

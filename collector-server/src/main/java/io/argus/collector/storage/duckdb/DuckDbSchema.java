@@ -102,16 +102,15 @@ final class DuckDbSchema {
     /**
      * Engine settings for a collector that shares its machine with the applications it watches.
      *
-     * @param threads DuckDB's worker threads, 1 for none beside the issuing thread
      */
-    static void configure(Connection conn, java.nio.file.Path dataDir, int threads) throws SQLException {
+    static void configure(Connection conn, java.nio.file.Path dataDir, DuckDbSettings settings) throws SQLException {
         try (Statement st = conn.createStatement()) {
-            st.execute("SET memory_limit = '2GB'");
+            st.execute("SET memory_limit = '" + settings.memoryLimitMiB() + "MiB'");
             // By default no worker threads: every statement runs on the thread that issued it. With workers, the
             // issuing thread spins while a worker finishes the last task of a statement (each commit, each upsert),
             // which cost the writer ~1.5 µs of CPU per span at 8k spans/s on two cores; bulk writes and the queries
             // of the benchmarks were no slower without them there. A larger machine may trade that for queries.
-            st.execute("SET threads = " + threads);
+            st.execute("SET threads = " + settings.threads());
             st.execute("SET temp_directory = '" + dataDir.resolve("tmp").toAbsolutePath().toString().replace("'", "''")
                     + "'");
         }

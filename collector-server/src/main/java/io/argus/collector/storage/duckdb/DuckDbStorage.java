@@ -59,8 +59,6 @@ public final class DuckDbStorage implements Storage {
     public static final String DB_FILE = "argus.duckdb";
     /** Held while a collector uses the directory, so that two collectors never write one store. */
     public static final String LOCK_FILE = "argus.lock";
-    /** DuckDB's threads by default: none beside the one that issues a statement (see {@link DuckDbSchema}). */
-    public static final int DEFAULT_THREADS = 1;
 
     private final Path file;
     private final FileLock dirLock;
@@ -99,22 +97,18 @@ public final class DuckDbStorage implements Storage {
      * @param queueRows capacity of the write queue, in rows
      */
     public static DuckDbStorage open(Path dataDir, int queueRows, MeterRegistry registry) {
-        return open(dataDir, queueRows, DEFAULT_THREADS, registry);
+        return open(dataDir, queueRows, DuckDbSettings.DEFAULTS, registry);
     }
 
-    /**
-     * As {@link #open(Path, int, MeterRegistry)}, with the database's worker threads.
-     *
-     * @param threads DuckDB's {@code threads}: 1 runs every statement on the thread that issued it
-     */
-    public static DuckDbStorage open(Path dataDir, int queueRows, int threads, MeterRegistry registry) {
+    /** As {@link #open(Path, int, MeterRegistry)}, with the database engine's settings. */
+    public static DuckDbStorage open(Path dataDir, int queueRows, DuckDbSettings settings, MeterRegistry registry) {
         Path file = dataDir.resolve(DB_FILE).toAbsolutePath();
         FileLock lock = lockDirectory(dataDir);
         DuckDBConnection root = null;
         try {
             Class.forName("org.duckdb.DuckDBDriver");
             root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + file);
-            DuckDbSchema.configure(root, dataDir, threads);
+            DuckDbSchema.configure(root, dataDir, settings);
             DuckDbSchema.create(root);
             DuckDbStorage storage = new DuckDbStorage(file, lock, root, queueRows, registry);
             storage.writerThread.start();

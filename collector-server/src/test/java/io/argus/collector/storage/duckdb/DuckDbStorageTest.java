@@ -2,6 +2,7 @@ package io.argus.collector.storage.duckdb;
 
 import static io.argus.collector.testing.Spans.span;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.argus.collector.storage.Ids;
 import io.argus.collector.storage.SpanRecord;
@@ -35,18 +36,29 @@ class DuckDbStorageTest {
 
     /** {@code --storage-threads}: the database runs with the threads asked for, one by default. */
     @Test
-    void theEngineRunsWithTheThreadsAskedFor() throws Exception {
-        for (int threads : new int[] {1, 3}) {
-            Path file = dir.resolve("threads-" + threads + ".duckdb");
-            try (Connection conn = DriverManager.getConnection("jdbc:duckdb:" + file);
-                 Statement st = conn.createStatement()) {
-                DuckDbSchema.configure(conn, dir, threads);
-                try (ResultSet rs = st.executeQuery("SELECT current_setting('threads')")) {
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getLong(1)).isEqualTo(threads);
-                }
+    void theEngineRunsWithTheSettingsAskedFor() throws Exception {
+        assertEngineSettings(DuckDbSettings.DEFAULTS, "1", "2.0 GiB");
+        assertEngineSettings(new DuckDbSettings(3, 256), "3", "256.0 MiB");
+    }
+
+    private void assertEngineSettings(DuckDbSettings settings, String threads, String memoryLimit) throws Exception {
+        Path file = dir.resolve("settings-" + settings.threads() + ".duckdb");
+        try (Connection conn = DriverManager.getConnection("jdbc:duckdb:" + file);
+             Statement st = conn.createStatement()) {
+            DuckDbSchema.configure(conn, dir, settings);
+            try (ResultSet rs = st.executeQuery("SELECT current_setting('threads'), current_setting('memory_limit')")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(threads);
+                assertThat(rs.getString(2)).isEqualTo(memoryLimit);
             }
         }
+    }
+
+    @Test
+    void settingsOutsideTheirRangeAreRefusedWithTheRange() {
+        assertThatThrownBy(() -> new DuckDbSettings(0, 2048)).hasMessage("storage threads must be 1 to 256, got 0");
+        assertThatThrownBy(() -> new DuckDbSettings(1, 10))
+                .hasMessage("storage memory must be 64 to 1048576 MiB, got 10");
     }
 
     /**

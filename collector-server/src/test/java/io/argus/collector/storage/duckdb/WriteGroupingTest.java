@@ -63,7 +63,7 @@ class WriteGroupingTest {
 
     private void startWriter(int maxRows, long maxMillis) throws Exception {
         root = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + dir.resolve("test.duckdb"));
-        DuckDbSchema.configure(root, dir, 1);
+        DuckDbSchema.configure(root, dir, DuckDbSettings.DEFAULTS);
         DuckDbSchema.create(root);
         queue = new WriteQueue(100_000);
         DuckDbWriter writer = new DuckDbWriter(() -> (DuckDBConnection) root.duplicate(), dir, queue,
