@@ -1,5 +1,7 @@
 package io.argus.testing;
 
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -76,6 +78,13 @@ public final class AgentApp implements AutoCloseable {
             homes.add(jdk25);
         }
         return homes;
+    }
+
+    /** The newest of {@link #javaHomes()}, beside the one running the tests; the test is skipped without it. */
+    public static String newestJavaHome() {
+        List<String> homes = javaHomes();
+        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
+        return homes.get(homes.size() - 1);
     }
 
     /**
@@ -376,6 +385,21 @@ public final class AgentApp implements AutoCloseable {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start " + mainClass, e);
             }
+        }
+
+        /**
+         * Starts the application and waits until it prints {@code DONE} (a scenario application that has run every
+         * scenario and stays up for the test to read its spans); stopped again when it does not in time.
+         */
+        public AgentApp startAndAwaitDone(Duration timeout) {
+            AgentApp app = start();
+            try {
+                app.awaitLine("^DONE$", timeout);
+            } catch (RuntimeException e) {
+                app.close();
+                throw e;
+            }
+            return app;
         }
     }
 }

@@ -59,6 +59,16 @@ public final class ScenarioLines {
         return out;
     }
 
+    /** {@link #dbSpans} of a Redis client. */
+    public static List<JsonNode> redisSpans(AgentApp app, String tag, int expected) {
+        return dbSpans(app, tag, expected, "redis");
+    }
+
+    /** A Redis command's span: named {@code <COMMAND> redis}, with its operation and statement. */
+    public static void assertRedisCommand(JsonNode span, String command, String statement) {
+        assertDbCall(span, command + " redis", command, statement);
+    }
+
     /** A database span's name, {@code db.operation} and {@code db.statement}. */
     public static void assertDbCall(JsonNode span, String name, String operation, String statement) {
         assertThat(span.path("name").asText()).isEqualTo(name);

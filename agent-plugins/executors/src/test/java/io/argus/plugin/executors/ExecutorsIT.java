@@ -5,7 +5,6 @@ import io.argus.plugin.executors.app.ExecutorsApp;
 import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -36,14 +35,7 @@ class ExecutorsIT extends AbstractCollectorIT {
         for (String arg : jvmArgs) {
             builder.jvmArg(arg);
         }
-        AgentApp app = builder.logToTestLogs(service).start();
-        try {
-            app.awaitLine("^DONE$", Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
-            app.close();
-            throw e;
-        }
-        return app;
+        return builder.logToTestLogs(service).startAndAwaitDone(Duration.ofSeconds(60));
     }
 
     /** tag -> fields of every line of one kind. */
@@ -180,12 +172,10 @@ class ExecutorsIT extends AbstractCollectorIT {
      */
     @Test
     void virtualThreadsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
         String classpath = AgentApp.applicationClasspath() + File.pathSeparator + System.getProperty("argus.test.vt.app");
         AgentApp.Builder builder = AgentApp.builder("io.argus.plugin.executors.app.VirtualThreadsApp")
                 .classpath(classpath).args("scope");
-        try (AgentApp app = start(builder, homes.get(homes.size() - 1), "executors-25-virtual", Map.of(),
+        try (AgentApp app = start(builder, AgentApp.newestJavaHome(), "executors-25-virtual", Map.of(),
                 "--enable-preview", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "-Djdk.virtualThreadScheduler.parallelism=1")) {
             assertPropagated(app, 18);
@@ -197,9 +187,7 @@ class ExecutorsIT extends AbstractCollectorIT {
 
     @Test
     void basicsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        try (AgentApp app = start(homes.get(homes.size() - 1), "executors-25", Map.of())) {
+        try (AgentApp app = start(AgentApp.newestJavaHome(), "executors-25", Map.of())) {
             assertPropagated(app);
             assertNoStaleContext(app);
             assertBehaviourUnchanged(app);

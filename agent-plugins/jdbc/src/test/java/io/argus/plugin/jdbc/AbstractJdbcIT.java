@@ -69,14 +69,7 @@ abstract class AbstractJdbcIT extends AbstractCollectorIT {
                 .jvmArg("-Dderby.stream.error.file=" + Paths.get(System.getProperty("argus.test.jdbc.jars"), service + "-derby.log"))
                 .args(url(), callSql());
         agentProperties.forEach(builder::agent);
-        AgentApp app = builder.logToTestLogs(service).start();
-        try {
-            app.awaitLine("^DONE$", Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
-            app.close();
-            throw e;
-        }
-        return app;
+        return builder.logToTestLogs(service).startAndAwaitDone(Duration.ofSeconds(60));
     }
 
     // ---- what the application printed

@@ -1,10 +1,8 @@
 package io.argus.plugin.jdbc;
 
 import io.argus.testing.AgentApp;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,9 +17,7 @@ class H2NewestIT extends H2OldestIT {
 
     @Test
     void basicsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        String jdk = homes.get(homes.size() - 1);
+        String jdk = AgentApp.newestJavaHome();
         String service = "jdbc-h2-" + jdkLabel(jdk);
         try (AgentApp app = start(jdk, service, Map.of())) {
             assertDbSpan(dbSpans(app, "prepared", 2).get(0), "SELECT", "SELECT name FROM items WHERE id = ?");

@@ -7,7 +7,6 @@ import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 import io.argus.testing.RedisServer;
 import io.argus.testing.ScenarioLines;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -16,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.argus.testing.ScenarioLines.assertRedisCommand;
+import static io.argus.testing.ScenarioLines.redisSpans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,24 +40,9 @@ class JedisNewestIT extends AbstractCollectorIT {
     }
 
     AgentApp start(String javaHome, String service, RedisServer redis) {
-        AgentApp app = AgentApp.builder(JedisApp.class.getName()).javaHome(javaHome).service(service)
+        return AgentApp.builder(JedisApp.class.getName()).javaHome(javaHome).service(service)
                 .collector(collector.ingestPort()).samplingRate(100).classpath(classpath()).withTestingApp()
-                .args(String.valueOf(redis.port())).logToTestLogs(service).start();
-        try {
-            app.awaitLine("^DONE$", Duration.ofSeconds(90));
-        } catch (RuntimeException e) {
-            app.close();
-            throw e;
-        }
-        return app;
-    }
-
-    static List<JsonNode> spans(AgentApp app, String tag, int expected) {
-        return ScenarioLines.dbSpans(app, tag, expected, "redis");
-    }
-
-    static void assertCommand(JsonNode span, String command, String statement) {
-        ScenarioLines.assertDbCall(span, command + " redis", command, statement);
+                .args(String.valueOf(redis.port())).logToTestLogs(service).startAndAwaitDone(Duration.ofSeconds(90));
     }
 
     static final Map<String, String> EXPECTED = Map.of("GET", "4/2", "SET", "3/0", "INCR", "2/1", "DEL", "2/0",
@@ -66,41 +52,41 @@ class JedisNewestIT extends AbstractCollectorIT {
     void spansPerCommandPipelineAndTransactionWithErrorsAndMetrics() {
         String service = "jedis-" + version().replace('.', '-');
         try (RedisServer redis = RedisServer.start(); AgentApp app = start(JDK, service, redis)) {
-            List<JsonNode> sync = spans(app, "sync", 5);
-            assertCommand(sync.get(0), "SET", "SET user:42 ?");
-            assertCommand(sync.get(1), "GET", "GET user:42");
-            assertCommand(sync.get(2), "HSET", "HSET profile:42 email ?");
-            assertCommand(sync.get(3), "MGET", "MGET user:42 profile:missing");
-            assertCommand(sync.get(4), "DEL", "DEL user:42");
+            List<JsonNode> sync = redisSpans(app, "sync", 5);
+            assertRedisCommand(sync.get(0), "SET", "SET user:42 ?");
+            assertRedisCommand(sync.get(1), "GET", "GET user:42");
+            assertRedisCommand(sync.get(2), "HSET", "HSET profile:42 email ?");
+            assertRedisCommand(sync.get(3), "MGET", "MGET user:42 profile:missing");
+            assertRedisCommand(sync.get(4), "DEL", "DEL user:42");
             assertThat(sync.get(1).path("tags").path("peer").asText()).isEqualTo("127.0.0.1:" + redis.port());
-            List<JsonNode> pooled = spans(app, "pooled", 2);
-            assertCommand(pooled.get(0), "SET", "SET pooled:1 ?");
-            assertCommand(pooled.get(1), "INCR", "INCR counter");
-            assertCommand(spans(app, "pipeline", 1).get(0), "PIPELINE", "PIPELINE");
-            assertCommand(spans(app, "transaction", 1).get(0), "EXEC", "MULTI ... EXEC");
+            List<JsonNode> pooled = redisSpans(app, "pooled", 2);
+            assertRedisCommand(pooled.get(0), "SET", "SET pooled:1 ?");
+            assertRedisCommand(pooled.get(1), "INCR", "INCR counter");
+            assertRedisCommand(redisSpans(app, "pipeline", 1).get(0), "PIPELINE", "PIPELINE");
+            assertRedisCommand(redisSpans(app, "transaction", 1).get(0), "EXEC", "MULTI ... EXEC");
             for (JsonNode span : sync) {
                 assertThat(span.path("tags").path("db.statement").asText()).doesNotContain("secret", "someone@");
             }
 
-            JsonNode error = spans(app, "error", 1).get(0);
+            JsonNode error = redisSpans(app, "error", 1).get(0);
             assertThat(error.path("status").asText()).isEqualTo("ERROR");
             assertThat(error.path("tags").path("error").asText())
                     .isEqualTo(ScenarioLines.line(app, "ERROR", "error").get("class"))
                     .isEqualTo("redis.clients.jedis.exceptions.JedisDataException");
 
-            List<JsonNode> huge = spans(app, "huge", 2);
+            List<JsonNode> huge = redisSpans(app, "huge", 2);
             assertThat(huge.get(0).path("tags").path("db.statement").asText()).hasSizeLessThan(100)
                     .startsWith("SET kkkk").endsWith("... ?");
 
             // a server that stalls, then one that is gone: ERROR spans with what the application caught
             // (the Jedis class sends CLIENT PAUSE with sendCommand and a reply getter, outside executeCommand:
             // not seen, see README.md)
-            List<JsonNode> timeout = spans(app, "timeout", 1);
+            List<JsonNode> timeout = redisSpans(app, "timeout", 1);
             assertThat(timeout.get(0).path("status").asText()).isEqualTo("ERROR");
             assertThat(timeout.get(0).path("tags").path("error").asText())
                     .isEqualTo(ScenarioLines.line(app, "ERROR", "timeout").get("class"))
                     .isEqualTo("redis.clients.jedis.exceptions.JedisConnectionException");
-            JsonNode down = spans(app, "down", 1).get(0);
+            JsonNode down = redisSpans(app, "down", 1).get(0);
             assertThat(down.path("status").asText()).isEqualTo("ERROR");
             assertThat(down.path("tags").path("error").asText())
                     .isEqualTo(ScenarioLines.line(app, "ERROR", "down").get("class"))
@@ -120,14 +106,12 @@ class JedisNewestIT extends AbstractCollectorIT {
 
     @Test
     void basicsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        String jdk = homes.get(homes.size() - 1);
+        String jdk = AgentApp.newestJavaHome();
         String service = "jedis-" + version().replace('.', '-') + "-" + jdkLabel(jdk);
         try (RedisServer redis = RedisServer.start(); AgentApp app = start(jdk, service, redis)) {
-            assertCommand(spans(app, "sync", 5).get(0), "SET", "SET user:42 ?");
-            assertCommand(spans(app, "pipeline", 1).get(0), "PIPELINE", "PIPELINE");
-            assertThat(spans(app, "error", 1).get(0).path("status").asText()).isEqualTo("ERROR");
+            assertRedisCommand(redisSpans(app, "sync", 5).get(0), "SET", "SET user:42 ?");
+            assertRedisCommand(redisSpans(app, "pipeline", 1).get(0), "PIPELINE", "PIPELINE");
+            assertThat(redisSpans(app, "error", 1).get(0).path("status").asText()).isEqualTo("ERROR");
             assertThat(agentGauge(service, "agent.advice.errors")).isZero();
         }
     }

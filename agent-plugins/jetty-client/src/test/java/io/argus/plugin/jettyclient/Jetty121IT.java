@@ -2,10 +2,8 @@ package io.argus.plugin.jettyclient;
 
 import io.argus.testing.AgentApp;
 import io.argus.testing.ClientAppRun;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
 
 /** The newest Jetty 12.1.x; the basic scenario also runs on Temurin 25. */
@@ -18,9 +16,7 @@ class Jetty121IT extends AbstractJetty12ClientIT {
 
     @Test
     void tracesAndCountsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        ClientAppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
+        ClientAppRun run = run("on", AgentApp.newestJavaHome(), 100, Map.of());
         assertTracedCall(run, "traced", "sync");
         assertTracedCall(run, "async-traced", "async");
         assertCounts(run);

@@ -7,7 +7,6 @@ import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 import io.argus.testing.RedisServer;
 import io.argus.testing.ScenarioLines;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -16,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.argus.testing.ScenarioLines.assertRedisCommand;
+import static io.argus.testing.ScenarioLines.redisSpans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,26 +50,11 @@ class LettuceNewestIT extends AbstractCollectorIT {
                 .javaHome(javaHome).service(service).collector(collector.ingestPort()).samplingRate(100)
                 .classpath(classpath()).withTestingApp().args(String.valueOf(redis.port()));
         settings.forEach(builder::agent);
-        AgentApp app = builder.logToTestLogs(service).start();
-        try {
-            app.awaitLine("^DONE$", Duration.ofSeconds(90));
-        } catch (RuntimeException e) {
-            app.close();
-            throw e;
-        }
-        return app;
+        return builder.logToTestLogs(service).startAndAwaitDone(Duration.ofSeconds(90));
     }
 
     static Map<String, String> line(AgentApp app, String kind, String tag) {
         return ScenarioLines.line(app, kind, tag);
-    }
-
-    static List<JsonNode> redisSpans(AgentApp app, String tag, int expected) {
-        return ScenarioLines.dbSpans(app, tag, expected, "redis");
-    }
-
-    static void assertCommand(JsonNode span, String command, String statement) {
-        ScenarioLines.assertDbCall(span, command + " redis", command, statement);
     }
 
     static Map<String, String> counts(String service, String target) {
@@ -83,16 +69,16 @@ class LettuceNewestIT extends AbstractCollectorIT {
         String service = "lettuce-" + version().replace('.', '-');
         try (RedisServer redis = RedisServer.start(); AgentApp app = start(JDK, service, redis, Map.of())) {
             List<JsonNode> sync = redisSpans(app, "sync", 5);
-            assertCommand(sync.get(0), "SET", "SET user:42 ?");
-            assertCommand(sync.get(1), "GET", "GET user:42");
-            assertCommand(sync.get(2), "HSET", "HSET profile:42 email ?");
-            assertCommand(sync.get(3), "MGET", "MGET user:42 profile:missing");
-            assertCommand(sync.get(4), "DEL", "DEL user:42");
+            assertRedisCommand(sync.get(0), "SET", "SET user:42 ?");
+            assertRedisCommand(sync.get(1), "GET", "GET user:42");
+            assertRedisCommand(sync.get(2), "HSET", "HSET profile:42 email ?");
+            assertRedisCommand(sync.get(3), "MGET", "MGET user:42 profile:missing");
+            assertRedisCommand(sync.get(4), "DEL", "DEL user:42");
             assertThat(sync.get(0).path("tags").path("peer").asText()).isEqualTo("127.0.0.1:" + redis.port());
             List<JsonNode> async = redisSpans(app, "async", 2);
-            assertCommand(async.get(0), "SET", "SET async:1 ?");
-            assertCommand(async.get(1), "INCR", "INCR counter");
-            assertCommand(redisSpans(app, "reactive", 1).get(0), "GET", "GET async:1");
+            assertRedisCommand(async.get(0), "SET", "SET async:1 ?");
+            assertRedisCommand(async.get(1), "INCR", "INCR counter");
+            assertRedisCommand(redisSpans(app, "reactive", 1).get(0), "GET", "GET async:1");
             List<JsonNode> tx = redisSpans(app, "transaction", 4);
             assertThat(tx.stream().map(s -> s.path("tags").path("db.operation").asText()))
                     .containsExactly("MULTI", "SET", "INCR", "EXEC");
@@ -141,13 +127,11 @@ class LettuceNewestIT extends AbstractCollectorIT {
 
     @Test
     void basicsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        String jdk = homes.get(homes.size() - 1);
+        String jdk = AgentApp.newestJavaHome();
         String service = "lettuce-" + version().replace('.', '-') + "-" + jdkLabel(jdk);
         try (RedisServer redis = RedisServer.start(); AgentApp app = start(jdk, service, redis, Map.of())) {
-            assertCommand(redisSpans(app, "sync", 5).get(0), "SET", "SET user:42 ?");
-            assertCommand(redisSpans(app, "reactive", 1).get(0), "GET", "GET async:1");
+            assertRedisCommand(redisSpans(app, "sync", 5).get(0), "SET", "SET user:42 ?");
+            assertRedisCommand(redisSpans(app, "reactive", 1).get(0), "GET", "GET async:1");
             assertThat(redisSpans(app, "error", 1).get(0).path("status").asText()).isEqualTo("ERROR");
             CollectorClient.await("redis metrics of " + service, WAIT, () -> counts(service, redis.uri()),
                     c -> c.entrySet().containsAll(EXPECTED.entrySet()));

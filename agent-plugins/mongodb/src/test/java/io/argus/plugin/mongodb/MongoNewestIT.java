@@ -7,7 +7,6 @@ import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
 import io.argus.testing.MongoServer;
 import io.argus.testing.ScenarioLines;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -128,9 +127,7 @@ class MongoNewestIT extends AbstractCollectorIT {
 
     @Test
     void basicsOnTheNewestJdk() throws IOException {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        String jdk = homes.get(homes.size() - 1);
+        String jdk = AgentApp.newestJavaHome();
         String service = "mongodb-" + version().replace('.', '-') + "-" + jdkLabel(jdk);
         try (MongoServer mongo = MongoServer.start(); AgentApp app = run(jdk, service, mongo)) {
             assertThat(ScenarioLines.dbSpans(app, "sync", 4, "mongodb")).hasSize(4);

@@ -3,7 +3,6 @@ package io.argus.plugin.netty3;
 import io.argus.plugin.netty3.app.Netty3ClientApp;
 import io.argus.testing.AgentApp;
 import io.argus.testing.ClientAppRun;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,9 +20,7 @@ class Netty3NewestIT extends AbstractNetty3ClientIT {
 
     @Test
     void tracesAndCountsOnTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        ClientAppRun run = run("on", homes.get(homes.size() - 1), 100, Map.of());
+        ClientAppRun run = run("on", AgentApp.newestJavaHome(), 100, Map.of());
         assertTracedCall(run);
         assertCounts(run);
     }

@@ -1,10 +1,7 @@
 package io.argus.plugin.netty4server;
 
 import io.argus.testing.AgentApp;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
 
 /** The newest Netty 4.1 (the build's netty.version); the basic scenario also runs on Temurin 25. */
 class Netty41NewestIT extends AbstractNetty4ServerIT {
@@ -16,8 +13,6 @@ class Netty41NewestIT extends AbstractNetty4ServerIT {
 
     @Test
     void recordsEveryRequestAt100PercentOnTheNewestJdk() throws Exception {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        recordsEveryRequestAt100Percent(homes.get(homes.size() - 1));
+        recordsEveryRequestAt100Percent(AgentApp.newestJavaHome());
     }
 }

@@ -5,7 +5,6 @@ import io.argus.plugin.quartz.app.QuartzApp;
 import io.argus.testing.AbstractCollectorIT;
 import io.argus.testing.AgentApp;
 import io.argus.testing.CollectorClient;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -39,16 +38,9 @@ class QuartzNewestIT extends AbstractCollectorIT {
     }
 
     AgentApp run(String javaHome, String service) {
-        AgentApp app = AgentApp.builder(QuartzApp.class.getName()).javaHome(javaHome).service(service)
+        return AgentApp.builder(QuartzApp.class.getName()).javaHome(javaHome).service(service)
                 .collector(collector.ingestPort()).samplingRate(100).classpath(classpath()).withTestingApp()
-                .logToTestLogs(service).start();
-        try {
-            app.awaitLine("^DONE$", Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
-            app.close();
-            throw e;
-        }
-        return app;
+                .logToTestLogs(service).startAndAwaitDone(Duration.ofSeconds(60));
     }
 
     static List<JsonNode> jobTraces(String service, String spanName, int atLeast) {
@@ -128,9 +120,7 @@ class QuartzNewestIT extends AbstractCollectorIT {
 
     @Test
     void onTheNewestJdk() {
-        List<String> homes = AgentApp.javaHomes();
-        Assumptions.assumeTrue(homes.size() > 1, "Temurin 25 is not installed");
-        String jdk = homes.get(homes.size() - 1);
+        String jdk = AgentApp.newestJavaHome();
         String service = "quartz-" + version().replace('.', '-') + "-" + jdkLabel(jdk);
         try (AgentApp app = run(jdk, service)) {
             verify(app, service);
