@@ -70,9 +70,9 @@ public final class PerfOptions {
                                           health (GET /status/health on the coordinator-overlord);
                                           spring: owner (/owners/1, JPA, default) or owners (a search)
                   --scenarios A,B,...     any of baseline,jvm-only,default-0,default-0-cold,default-100,
-                                          default-100-deferred,otel,otel-otlp,otel-otlp-grpc,elastic (default: all
-                                          but otel-otlp-grpc and default-0-cold; baseline is needed for the
-                                          comparisons)
+                                          default-100-deferred,otel,otel-otlp,otel-otlp-grpc,elastic,
+                                          transformer-floor (default: all but otel-otlp-grpc, default-0-cold
+                                          and transformer-floor; baseline is needed for the comparisons)
                   --quick                 a first look / CI: 2 startup runs, 3 rounds of 200 (1 discarded),
                                           5 s Gatling. Druid: 1 launch per scenario, 3 rounds of 500, 10 s Gatling
                   --full                  the documented figures: 5 startup runs, 3 load passes of 12 rounds of

@@ -1,5 +1,6 @@
 package io.argus.perf.load;
 
+import io.argus.perf.floor.TransformerFloorJar;
 import io.argus.perf.harness.ArgusHome;
 import io.argus.perf.harness.FileTrees;
 import io.argus.perf.harness.HostFacts;
@@ -91,13 +92,16 @@ public final class PerfRun {
             r.readyOnlyReason = s.readyOnlyReason();
             for (String service : target.serviceNames()) {
                 r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
-                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins, classCacheDir()));
+                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins, RunFiles.in(out)));
             }
             results.scenarios.add(r);
             byName.put(s.name(), r);
         }
         Files.createDirectories(out);
-        FileTrees.deleteRecursively(classCacheDir());
+        FileTrees.deleteRecursively(RunFiles.in(out).classCacheDir());
+        if (scenarios.contains(Scenario.TRANSFORMER_FLOOR)) {
+            TransformerFloorJar.write(out);
+        }
         say("argus-perf: target %s (%s), scenarios %s, mode %s, placement %s; report in %s", target.name(),
                 options.endpoint, options.scenarios, options.mode, placement.isSeparate() ? "separate (targets on CPU "
                         + placement.targetCpus() + ", collector and load on CPU " + placement.loadCpus() + ")" : "shared",
@@ -174,6 +178,7 @@ public final class PerfRun {
             case "argus" -> "Argus " + home.agentVersion();
             case "opentelemetry" -> "OpenTelemetry Java agent " + peerVersion("Argus-Peer-OpenTelemetry-Version", "2.33.1");
             case "elastic" -> "Elastic APM Java agent " + peerVersion("Argus-Peer-Elastic-Version", "1.55.1");
+            case "transformer-floor" -> "a class-file transformer that changes nothing";
             default -> "none";
         };
     }
@@ -317,12 +322,7 @@ public final class PerfRun {
         boolean grpc = "grpc".equals(s.otlpProtocol());
         String otlp = collector == null ? (grpc ? "http://127.0.0.1:4317" : "http://127.0.0.1:4318")
                 : grpc ? collector.otlpGrpcEndpoint() : collector.otlpEndpoint();
-        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins, classCacheDir());
-    }
-
-    /** One class-cache folder for the run's Argus launches: the first weaves, the others restart from it. */
-    private Path classCacheDir() {
-        return out.resolve("class-cache");
+        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins, RunFiles.in(out));
     }
 
     private Path javaHome() {

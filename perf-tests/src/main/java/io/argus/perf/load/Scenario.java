@@ -1,5 +1,6 @@
 package io.argus.perf.load;
 
+import io.argus.perf.floor.TransformerFloorJar;
 import io.argus.perf.harness.ArgusHome;
 
 import java.nio.file.Path;
@@ -9,7 +10,7 @@ import java.util.List;
 /**
  * One configuration the targets run under. Each scenario gets fresh JVMs.
  *
- * @param agent          none, argus, opentelemetry or elastic
+ * @param agent          none, argus, opentelemetry, elastic or transformer-floor
  * @param needsCollector whether an Argus collector must be listening (for a peer: it exports to the collector's
  *                       OTLP/HTTP port)
  * @param samplingRate   Argus tracing sampling rate in percent (Argus scenarios only)
@@ -61,11 +62,20 @@ public record Scenario(String name, String description, String agent, boolean ne
             "Elastic APM Java agent, default instrumentation (transaction_sample_rate 1.0), sending disabled",
             "elastic", false, 100, false, null, null);
 
+    /** What the JVM charges any agent that transforms classes: the floor under every agent's start-up and CPU. */
+    public static final Scenario TRANSFORMER_FLOOR = new Scenario("transformer-floor",
+            "a Java agent (made by the harness) whose one class-file transformer changes nothing: the JVM hands it"
+                    + " every class it loads, as it does for any agent that transforms classes",
+            "transformer-floor", false, 0, false, null, null);
+
     public static final List<Scenario> ALL = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_0_COLD, DEFAULT_100,
             DEFAULT_100_DEFERRED,
-            OTEL, OTEL_OTLP, OTEL_OTLP_GRPC, ELASTIC);
+            OTEL, OTEL_OTLP, OTEL_OTLP_GRPC, ELASTIC, TRANSFORMER_FLOOR);
 
-    /** What a run without --scenarios runs: all but otel-otlp-grpc and default-0-cold, which are asked for by name. */
+    /**
+     * What a run without --scenarios runs: all but otel-otlp-grpc, default-0-cold and transformer-floor, which are
+     * asked for by name.
+     */
     public static final List<Scenario> DEFAULTS = List.of(BASELINE, JVM_ONLY, DEFAULT_0, DEFAULT_100,
             DEFAULT_100_DEFERRED, OTEL, OTEL_OTLP, ELASTIC);
 
@@ -115,6 +125,7 @@ public record Scenario(String name, String description, String agent, boolean ne
             case "argus" -> "only the jvm plugin: no request is traced";
             case "opentelemetry" -> "its exporters are off: no trace reaches a collector";
             case "elastic" -> "sending is off (disable_send): no trace reaches a collector";
+            case "transformer-floor" -> "it traces nothing";
             default -> "not a tracing scenario";
         };
     }
@@ -134,12 +145,10 @@ public record Scenario(String name, String description, String agent, boolean ne
      * @param collectorAddress host:port of the collector's ingest port (Argus scenarios)
      * @param otlpEndpoint     base URL of the collector's OTLP/HTTP or OTLP/gRPC port, as {@link #otlpProtocol}
      * @param plugins          the Argus plugin names (jvm-only switches off all but jvm)
-     * @param classCacheDir    the run's class-cache folder for Argus ({@code argus.startup.classCacheDir}), shared by
-     *                         its launches so that each after the first is a restart whatever folder the target gives
-     *                         as {@code java.io.tmpdir} (Druid: a fresh one per launch); null for the agent's default
+     * @param files            the run's class-cache folder for Argus and the floor agent's jar
      */
     public List<String> jvmOptions(String service, ArgusHome home, Path peersDir, String collectorAddress,
-                                   String otlpEndpoint, List<String> plugins, Path classCacheDir) {
+                                   String otlpEndpoint, List<String> plugins, RunFiles files) {
         List<String> o = new ArrayList<>();
         switch (agent) {
             case "argus" -> {
@@ -152,8 +161,8 @@ public record Scenario(String name, String description, String agent, boolean ne
                 }
                 if (!classCache) {
                     o.add("-Dargus.startup.classCache=false");
-                } else if (classCacheDir != null) {
-                    o.add("-Dargus.startup.classCacheDir=" + classCacheDir);
+                } else if (files.classCacheDir() != null) {
+                    o.add("-Dargus.startup.classCacheDir=" + files.classCacheDir());
                 }
                 if (onlyJvmPlugin) {
                     for (String p : plugins) {
@@ -186,6 +195,12 @@ public record Scenario(String name, String description, String agent, boolean ne
                 o.add("-Delastic.apm.disable_send=true");
                 o.add("-Delastic.apm.central_config=false");
                 o.add("-Delastic.apm.cloud_provider=NONE");
+            }
+            case "transformer-floor" -> {
+                if (files.transformerFloorAgent() == null) {
+                    throw new IllegalStateException("the run made no " + TransformerFloorJar.FILE_NAME);
+                }
+                o.add("-javaagent:" + files.transformerFloorAgent());
             }
             default -> {
                 // baseline: nothing

@@ -134,46 +134,51 @@ class PerfOptionsTest {
     void scenarioFlags() {
         ArgusHome home = new ArgusHome(java.nio.file.Path.of("/opt/argus"));
         java.nio.file.Path peers = java.nio.file.Path.of("/opt/argus/perf/peers");
-        java.nio.file.Path cache = java.nio.file.Path.of("/runs/1/class-cache");
+        RunFiles files = RunFiles.in(java.nio.file.Path.of("/runs/1"));
         List<String> jvmOnly = Scenario.JVM_ONLY.jvmOptions("front", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm", "jetty",
-                "okhttp"), null);
+                "okhttp"), RunFiles.NONE);
         assertThat(jvmOnly).containsExactly("-javaagent:/opt/argus/agent/argus-agent.jar", "-Dargus.service.name=front",
                 "-Dargus.collector.address=127.0.0.1:9", "-Dargus.tracing.samplingRate=0",
                 "-Dargus.plugin.jetty.enabled=false", "-Dargus.plugin.okhttp.enabled=false");
-        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm"), null))
+        assertThat(Scenario.DEFAULT_100.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8", List.of("jvm"), RunFiles.NONE))
                 .contains("-Dargus.tracing.samplingRate=100", "-Dargus.service.name=back");
-        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", "y", List.of(), null)).contains(
+        assertThat(Scenario.OTEL.jvmOptions("front", home, peers, "x", "y", List.of(), RunFiles.NONE)).contains(
                 "-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar", "-Dotel.traces.exporter=none",
                 "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none");
         List<String> otlp = Scenario.OTEL_OTLP.jvmOptions("back", home, peers, "127.0.0.1:9", "http://127.0.0.1:8",
-                List.of(), null);
+                List.of(), RunFiles.NONE);
         assertThat(otlp).contains("-javaagent:/opt/argus/perf/peers/opentelemetry-javaagent.jar",
                 "-Dotel.service.name=back", "-Dotel.exporter.otlp.protocol=http/protobuf",
                 "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:8", "-Dotel.traces.exporter=otlp",
                 "-Dotel.metrics.exporter=otlp", "-Dotel.logs.exporter=none");
         assertThat(Scenario.OTEL_OTLP.needsCollector()).isTrue();
         assertThat(Scenario.names()).contains("otel", "otel-otlp");
-        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", "y", List.of(), null)).contains(
+        assertThat(Scenario.ELASTIC.jvmOptions("front", home, peers, "x", "y", List.of(), RunFiles.NONE)).contains(
                 "-Delastic.apm.disable_send=true", "-Delastic.apm.service_name=front",
                 "-Delastic.apm.central_config=false", "-Delastic.apm.cloud_provider=NONE");
-        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of(), cache)).isEmpty();
+        assertThat(Scenario.BASELINE.jvmOptions("front", home, peers, "x", "y", List.of(), files)).isEmpty();
         // the deferred start-up is Argus at 100% with the opt-in mode; the default mode is left to the agent
-        assertThat(Scenario.DEFAULT_100_DEFERRED.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), null))
+        assertThat(Scenario.DEFAULT_100_DEFERRED.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), RunFiles.NONE))
                 .contains("-Dargus.tracing.samplingRate=100", "-Dargus.startup.mode=deferred");
-        assertThat(Scenario.DEFAULT_100.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), null))
+        assertThat(Scenario.DEFAULT_100.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), RunFiles.NONE))
                 .noneMatch(o -> o.startsWith("-Dargus.startup"));
         // observed where the agent exports a sampled caller's trace to the run's collector
         assertThat(Scenario.ALL.stream().filter(Scenario::observable).map(Scenario::name))
                 .containsExactly("default-0", "default-0-cold", "default-100", "default-100-deferred", "otel-otlp",
                         "otel-otlp-grpc");
         // the run's launches share one class-cache folder, whatever java.io.tmpdir the target gives; cold uses none
-        assertThat(Scenario.DEFAULT_0.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), cache))
+        assertThat(Scenario.DEFAULT_0.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), files))
                 .contains("-Dargus.startup.classCacheDir=/runs/1/class-cache");
-        assertThat(Scenario.DEFAULT_0_COLD.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), cache))
+        assertThat(Scenario.DEFAULT_0_COLD.jvmOptions("front", home, peers, "127.0.0.1:9", "y", List.of("jvm"), files))
                 .contains("-Dargus.tracing.samplingRate=0", "-Dargus.startup.classCache=false")
                 .noneMatch(o -> o.startsWith("-Dargus.startup.classCacheDir"));
-        assertThat(Scenario.OTEL_OTLP.jvmOptions("front", home, peers, "x", "y", List.of(), cache))
+        assertThat(Scenario.OTEL_OTLP.jvmOptions("front", home, peers, "x", "y", List.of(), files))
                 .noneMatch(o -> o.contains("classCache"));
+        // the floor: the run's own no-op agent, and nothing else
+        assertThat(Scenario.TRANSFORMER_FLOOR.jvmOptions("front", home, peers, "x", "y", List.of("jvm"), files))
+                .containsExactly("-javaagent:/runs/1/transformer-floor-agent.jar");
+        assertThat(Scenario.DEFAULTS).doesNotContain(Scenario.TRANSFORMER_FLOOR);
+        assertThat(Scenario.TRANSFORMER_FLOOR.readyOnlyReason()).isEqualTo("it traces nothing");
         assertThat(Scenario.OTEL.readyOnlyReason()).contains("exporters are off");
         assertThat(Scenario.DEFAULT_0.readyOnlyReason()).isNull();
     }

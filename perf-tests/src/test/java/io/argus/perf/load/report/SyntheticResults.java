@@ -48,8 +48,8 @@ final class SyntheticResults {
         r.machine.targetJava = "openjdk version \"17.0.15\" 2025-04-15";
         r.machine.gatlingVersion = "3.15.1";
         // baseline, jvm-only, default-0, default-0-cold, default-100, default-100-deferred, otel, otel-otlp,
-        // otel-otlp-grpc, elastic
-        double[] slowdown = {1.0, 1.01, 1.02, 1.04, 1.05, 1.06, 1.4, 1.45, 1.47, 1.3};
+        // otel-otlp-grpc, elastic, transformer-floor
+        double[] slowdown = {1.0, 1.01, 1.02, 1.04, 1.05, 1.06, 1.4, 1.45, 1.47, 1.3, 1.01};
         int seq = 0;
         for (int si = 0; si < Scenario.ALL.size(); si++) {
             Scenario sc = Scenario.ALL.get(si);
