@@ -19,6 +19,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.redisson.Redisson;
+import org.redisson.api.RBucket;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 
 import java.io.File;
@@ -31,10 +36,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Data store calls in JVMs without the agent, at 0% and at 100% (see {@link ProbeCostMain}); the lettuce,
- * jedis and mongodb plugins' probes run on every call:
+ * jedis, redisson and mongodb plugins' probes run on every call:
  * <ul>
  *   <li>{@link #lettuceGet}: a synchronous {@code GET} with Lettuce (its event loop completes the command);</li>
  *   <li>{@link #jedisGet}: a {@code GET} with Jedis on the benchmark thread;</li>
+ *   <li>{@link #redissonGet}: {@code RBucket.get()} with Redisson (sent from the benchmark thread, the reply
+ *       completed on Netty's event loop);</li>
  *   <li>{@link #mongoFindOne}: {@code find(_id).first()} with the sync driver against mongo-java-server in this
  *       JVM (its allocations count too, alike in every configuration).</li>
  * </ul>
@@ -52,6 +59,8 @@ public class DataStoreClientBenchmark {
     private StatefulRedisConnection<String, String> lettuceConnection;
     private RedisCommands<String, String> lettuceCommands;
     private Jedis jedis;
+    private RedissonClient redisson;
+    private RBucket<String> redissonBucket;
     private MongoServer mongoServer;
     private MongoClient mongo;
     private MongoCollection<Document> products;
@@ -71,6 +80,12 @@ public class DataStoreClientBenchmark {
         lettuce = RedisClient.create("redis://127.0.0.1:" + port);
         lettuceConnection = lettuce.connect();
         lettuceCommands = lettuceConnection.sync();
+        Config redissonConfig = new Config();
+        redissonConfig.setCodec(StringCodec.INSTANCE);
+        redissonConfig.useSingleServer().setAddress("redis://127.0.0.1:" + port).setConnectionMinimumIdleSize(1)
+                .setConnectionPoolSize(1);
+        redisson = Redisson.create(redissonConfig);
+        redissonBucket = redisson.getBucket("bench:key");
 
         mongoServer = new MongoServer(new MemoryBackend());
         InetSocketAddress address = mongoServer.bind();
@@ -100,6 +115,7 @@ public class DataStoreClientBenchmark {
         lettuceConnection.close();
         lettuce.shutdown();
         jedis.close();
+        redisson.shutdown();
         mongo.close();
         mongoServer.shutdownNow();
         redis.destroy();
@@ -117,6 +133,11 @@ public class DataStoreClientBenchmark {
     @Benchmark
     public String jedisGet() {
         return jedis.get("bench:key");
+    }
+
+    @Benchmark
+    public String redissonGet() {
+        return redissonBucket.get();
     }
 
     @Benchmark
