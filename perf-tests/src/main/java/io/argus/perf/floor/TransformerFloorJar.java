@@ -21,15 +21,14 @@ public final class TransformerFloorJar {
     private TransformerFloorJar() {
     }
 
-    /** Writes the jar into {@code dir} (replacing one there) and returns its path. */
-    public static Path write(Path dir) throws IOException {
+    /** Writes the jar to {@code jar}, replacing a file there. */
+    public static void write(Path jar) throws IOException {
         Manifest manifest = new Manifest();
         Attributes main = manifest.getMainAttributes();
         main.put(Attributes.Name.MANIFEST_VERSION, "1.0");
         main.put(new Attributes.Name("Premain-Class"), TransformerFloorAgent.class.getName());
         main.put(new Attributes.Name("Can-Retransform-Classes"), "true");
-        Files.createDirectories(dir);
-        Path jar = dir.resolve(FILE_NAME);
+        Files.createDirectories(jar.toAbsolutePath().getParent());
         try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
             for (Class<?> c : CLASSES) {
                 String entry = c.getName().replace('.', '/') + ".class";
@@ -43,6 +42,5 @@ public final class TransformerFloorJar {
                 }
             }
         }
-        return jar;
     }
 }

@@ -53,6 +53,7 @@ public final class PerfRun {
     private final Path peers;
     private final Path java;
     private final Path out;
+    private final RunFiles runFiles;
     private final PrintStream log;
     private final List<Scenario> scenarios = new ArrayList<>();
     private final List<String> plugins;
@@ -68,6 +69,7 @@ public final class PerfRun {
         this.peers = peers;
         this.java = java;
         this.out = options.out.toAbsolutePath().normalize();
+        this.runFiles = RunFiles.in(out);
         this.log = log;
         options.scenarios.forEach(n -> scenarios.add(Scenario.byName(n)));
         this.plugins = home.pluginNames();
@@ -92,15 +94,15 @@ public final class PerfRun {
             r.readyOnlyReason = s.readyOnlyReason();
             for (String service : target.serviceNames()) {
                 r.jvmOptions.put(service, s.jvmOptions(service, home, peers, "127.0.0.1:<collector ingest port>",
-                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins, RunFiles.in(out)));
+                        "http://127.0.0.1:<collector OTLP/HTTP port>", plugins, runFiles));
             }
             results.scenarios.add(r);
             byName.put(s.name(), r);
         }
         Files.createDirectories(out);
-        FileTrees.deleteRecursively(RunFiles.in(out).classCacheDir());
+        FileTrees.deleteRecursively(runFiles.classCacheDir());
         if (scenarios.contains(Scenario.TRANSFORMER_FLOOR)) {
-            TransformerFloorJar.write(out);
+            TransformerFloorJar.write(runFiles.transformerFloorAgent());
         }
         say("argus-perf: target %s (%s), scenarios %s, mode %s, placement %s; report in %s", target.name(),
                 options.endpoint, options.scenarios, options.mode, placement.isSeparate() ? "separate (targets on CPU "
@@ -322,7 +324,7 @@ public final class PerfRun {
         boolean grpc = "grpc".equals(s.otlpProtocol());
         String otlp = collector == null ? (grpc ? "http://127.0.0.1:4317" : "http://127.0.0.1:4318")
                 : grpc ? collector.otlpGrpcEndpoint() : collector.otlpEndpoint();
-        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins, RunFiles.in(out));
+        return service -> s.jvmOptions(service, home, peers, address, otlp, plugins, runFiles);
     }
 
     private Path javaHome() {

@@ -17,7 +17,8 @@ class TransformerFloorJarTest {
 
     @Test
     void theJarIsAnAgentThatAJvmStartsWith() throws Exception {
-        Path jar = TransformerFloorJar.write(dir);
+        Path jar = dir.resolve(TransformerFloorJar.FILE_NAME);
+        TransformerFloorJar.write(jar);
         try (JarFile file = new JarFile(jar.toFile())) {
             assertThat(file.getManifest().getMainAttributes().getValue("Premain-Class"))
                     .isEqualTo(TransformerFloorAgent.class.getName());

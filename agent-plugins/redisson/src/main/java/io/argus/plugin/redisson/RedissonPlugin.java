@@ -2,6 +2,8 @@ package io.argus.plugin.redisson;
 
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -34,15 +36,16 @@ public final class RedissonPlugin implements ArgusPlugin {
                 .field(EXECUTOR, RedissonCalls.CALL_FIELD)
                 .longField(EXECUTOR, RedissonCalls.START_FIELD)
                 .field(CLIENT, RedissonCalls.TARGET_FIELD);
+        // sendCommand(CompletableFuture attempt, RedisConnection connection), overridden by the batch executor
+        ElementMatcher.Junction<MethodDescription> sendCommand = named("sendCommand").and(takesArguments(2))
+                .and(takesArgument(0, named(FUTURE))).and(takesArgument(1, named(CONNECTION)));
         probes.type(EXECUTOR)
                 .helpers(HELPER)
                 .advise(named("execute").and(takesArguments(0)), ADVICE + "ExecuteAdvice")
-                .advise(named("sendCommand").and(takesArguments(2)).and(takesArgument(0, named(FUTURE)))
-                        .and(takesArgument(1, named(CONNECTION))), ADVICE + "SendAdvice")
+                .advise(sendCommand, ADVICE + "SendAdvice")
                 .advise(named("checkAttemptPromise").and(takesArguments(2)), ADVICE + "AttemptEndAdvice");
         probes.type(BATCH_EXECUTOR)
                 .helpers(HELPER)
-                .advise(named("sendCommand").and(takesArguments(2)).and(takesArgument(0, named(FUTURE)))
-                        .and(takesArgument(1, named(CONNECTION))), ADVICE + "BatchSendAdvice");
+                .advise(sendCommand, ADVICE + "BatchSendAdvice");
     }
 }

@@ -99,10 +99,7 @@ final class DuckDbSchema {
     private DuckDbSchema() {
     }
 
-    /**
-     * Engine settings for a collector that shares its machine with the applications it watches.
-     *
-     */
+    /** Engine settings for a collector that shares its machine with the applications it watches. */
     static void configure(Connection conn, java.nio.file.Path dataDir, DuckDbSettings settings) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute("SET memory_limit = '" + settings.memoryLimitMiB() + "MiB'");
