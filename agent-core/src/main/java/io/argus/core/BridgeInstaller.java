@@ -24,11 +24,20 @@ import java.util.jar.JarFile;
 public final class BridgeInstaller {
 
     private static final String BRIDGE_PREFIX = "io/argus/bridge/";
+    /**
+     * One class of the bridge, looked up to tell whether the boot loader has the bridge already (an agent
+     * started twice): the classes are defined together, so one answers for all, and a look-up per class
+     * would throw a {@code ClassNotFoundException} per class at every start.
+     */
+    private static final String MARKER = "io.argus.bridge.AgentStatus";
 
     private BridgeInstaller() {
     }
 
     public static void install(Instrumentation inst, File bridgeJar) throws IOException {
+        if (isBootVisible(MARKER)) {
+            return;
+        }
         try (JarFile jar = new JarFile(bridgeJar)) {
             if (defineInBootLoader(inst, jar)) {
                 return;
@@ -84,10 +93,7 @@ public final class BridgeInstaller {
         for (java.util.Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements(); ) {
             String entry = entries.nextElement().getName();
             if (entry.startsWith(BRIDGE_PREFIX) && entry.endsWith(".class")) {
-                String name = entry.substring(0, entry.length() - 6).replace('/', '.');
-                if (!isBootVisible(name)) {
-                    pending.put(name, read(jar, entry));
-                }
+                pending.put(entry.substring(0, entry.length() - 6).replace('/', '.'), read(jar, entry));
             }
         }
         while (!pending.isEmpty()) {

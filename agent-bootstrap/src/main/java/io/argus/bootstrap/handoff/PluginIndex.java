@@ -17,7 +17,7 @@ import java.util.Locale;
  * <pre>
  * plugin jetty
  * type org.eclipse.jetty.server.Server
- * type java.lang.Thread when-tracing
+ * type java.lang.Thread after-gate
  * subtypes java.sql.Statement Statement          (super type, then name hints; none: any name)
  * field org.eclipse.jetty.server.Request jetty.span
  * field org.eclipse.jetty.server.Request jetty.start long
@@ -66,8 +66,8 @@ public final class PluginIndex {
             if (current == null) {
                 throw malformed(source, number, raw, "a 'plugin <name>' line first");
             }
-            if (kind.equals("type") && (parts.length == 2 || (parts.length == 3 && parts[2].equals("when-tracing")))) {
-                (parts.length == 3 ? current.whenTracingTypes : current.types).add(parts[1]);
+            if (kind.equals("type") && (parts.length == 2 || (parts.length == 3 && parts[2].equals("after-gate")))) {
+                (parts.length == 3 ? current.afterGateTypes : current.types).add(parts[1]);
             } else if (kind.equals("subtypes") && parts.length >= 2) {
                 String[] hints = new String[parts.length - 2];
                 System.arraycopy(parts, 2, hints, 0, hints.length);
@@ -108,7 +108,7 @@ public final class PluginIndex {
 
     /**
      * The classes that must not run before the engine is ready, of the plugins {@code config} leaves on:
-     * every probed type (but those probed only once tracing begins), every field owner but the JDK's, and the classes
+     * every probed type (but the after-gate ones, which the gate never holds), every field owner but the JDK's, and the classes
      * named in the settings a plugin takes its targets from.
      */
     public ProbeCandidates candidates(ConfigSources config) {
@@ -159,7 +159,7 @@ public final class PluginIndex {
     public static final class Plugin {
         public final String name;
         public final List<String> types = new ArrayList<String>();
-        public final List<String> whenTracingTypes = new ArrayList<String>();
+        public final List<String> afterGateTypes = new ArrayList<String>();
         public final List<Subtypes> subtypes = new ArrayList<Subtypes>();
         public final List<Field> fields = new ArrayList<Field>();
         public final List<String> typeSettings = new ArrayList<String>();

@@ -21,7 +21,7 @@ class PluginIndexTest {
             + "field org.eclipse.jetty.server.Request jetty.span\n"
             + "field org.eclipse.jetty.server.Request jetty.start long\n"
             + "plugin executors\n"
-            + "type java.util.concurrent.ThreadPoolExecutor when-tracing\n"
+            + "type java.util.concurrent.ThreadPoolExecutor after-gate\n"
             + "field java.util.concurrent.ForkJoinTask executors.context\n"
             + "plugin jdbc\n"
             + "subtypes java.sql.Statement Statement\n"
@@ -37,7 +37,7 @@ class PluginIndexTest {
         assertThat(jetty.fields).extracting(f -> f.owner + " " + f.name + " " + f.isLong)
                 .containsExactly("org.eclipse.jetty.server.Request jetty.span false",
                         "org.eclipse.jetty.server.Request jetty.start true");
-        assertThat(index.plugins().get(1).whenTracingTypes).containsExactly("java.util.concurrent.ThreadPoolExecutor");
+        assertThat(index.plugins().get(1).afterGateTypes).containsExactly("java.util.concurrent.ThreadPoolExecutor");
         assertThat(index.plugins().get(2).subtypes.get(0).hints).containsExactly("Statement");
         assertThat(index.plugins().get(3).typeSettings).containsExactly("argus.trace.methods");
     }
@@ -50,7 +50,7 @@ class PluginIndexTest {
         ClassLoader app = new URLClassLoader(new URL[0], getClass().getClassLoader());
         assertThat(candidates.isCandidate(app, "org/eclipse/jetty/server/Server")).isTrue();
         assertThat(candidates.isCandidate(app, "org/eclipse/jetty/server/Request")).as("a field owner").isTrue();
-        assertThat(candidates.isCandidate(app, "java/util/concurrent/ThreadPoolExecutor")).as("when tracing").isFalse();
+        assertThat(candidates.isCandidate(app, "java/util/concurrent/ThreadPoolExecutor")).as("after the gate: never held").isFalse();
         assertThat(candidates.isCandidate(null, "java/util/concurrent/ForkJoinTask")).as("a JDK owner").isFalse();
         assertThat(candidates.isCandidate(app, "org/h2/jdbc/JdbcPreparedStatement")).as("a hinted subtype").isTrue();
         assertThat(candidates.isCandidate(app, "org/h2/jdbc/JdbcResultSet")).isFalse();

@@ -29,11 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class InstrumentationEngine {
 
     private final List<TypeProbe> probes;
-    /** The probes applied only once tracing begins ({@link TypeProbe#whenTracing}); cleared when they are. */
-    private final List<TypeProbe> whenTracing = new ArrayList<TypeProbe>();
+    /** The probes applied after the gate opened ({@link TypeProbe#afterGate}); cleared when they are. */
+    private final List<TypeProbe> afterGate = new ArrayList<TypeProbe>();
     private final ReentryGuard reentry = new ReentryGuard();
     private final ClassLoader agentLoader;
-    /** The probes in force: those applied from the start, then every probe once tracing begins. */
+    /** The probes in force: all but the after-gate ones, then every probe once those are applied. */
     private volatile ProbeIndex index;
     /** Shared with the {@link OwnerFieldsTransformer}: each class definition the agent changed, once. */
     private final AtomicLong transformedClasses;
@@ -63,7 +63,7 @@ public final class InstrumentationEngine {
         List<TypeProbe> fromStart = new ArrayList<TypeProbe>();
         for (TypeProbe probe : this.probes) {
             probeNumbers.put(probe, probeNumbers.size());
-            (probe.isWhenTracing() ? whenTracing : fromStart).add(probe);
+            (probe.isAfterGate() ? afterGate : fromStart).add(probe);
         }
         this.index = new ProbeIndex(fromStart);
     }
@@ -207,20 +207,30 @@ public final class InstrumentationEngine {
 
     /**
      * Retransforms the probed classes that loaded before the transformer was in force, on the calling
-     * thread, which returns when they are done.
+     * thread, which returns when they are done. The {@link TypeProbe#afterGate} probes go in with the same
+     * scan of the loaded classes and the same retransformation (one stop of the application's threads),
+     * unless a trace put them in already ({@link #applyAfterGateProbes}).
      */
     public synchronized void retransformLoaded() {
         if (!prepared) {
             return;
         }
         long cpu0 = threadCpuNanos();
+        ProbeIndex afterGateIndex = takeAfterGateProbes();
         List<Class<?>> loaded = loadedCandidates(instrumentation, index);
         Set<String> woven = wovenAtLoad;
         wovenAtLoad = null;
         int earlyChecked = 0;
+        int afterGateClasses = 0;
         for (java.util.Iterator<Class<?>> it = loaded.iterator(); it.hasNext(); ) {
             Class<?> type = it.next();
-            String key = loadKey(type.getClassLoader(), type.getName().replace('.', '/'));
+            String internalName = type.getName().replace('.', '/');
+            if (afterGateIndex != null && afterGateIndex.isCandidate(type.getClassLoader(), internalName)
+                    && afterGateIndex.matchesLoaded(type)) {
+                afterGateClasses++; // its after-gate probes are new, however it was woven before
+                continue;
+            }
+            String key = loadKey(type.getClassLoader(), internalName);
             String earlyProbes = early == null ? null : early.probesDefinedWith(key);
             if (earlyProbes != null) {
                 earlyChecked++;
@@ -240,26 +250,39 @@ public final class InstrumentationEngine {
         timings.startThreadDone(threadCpuNanos() - cpu0);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + timings.describe());
+            if (afterGateIndex != null) {
+                AgentLog.debug("after-gate probes: " + afterGateClasses + " classes retransformed for them with the"
+                        + " start-up scan, on " + Thread.currentThread().getName());
+            }
         }
     }
 
+    /** Puts the after-gate probes in the index in force: an index of them alone, or null when none are left. */
+    private ProbeIndex takeAfterGateProbes() {
+        if (afterGate.isEmpty()) {
+            return null;
+        }
+        ProbeIndex added = new ProbeIndex(afterGate);
+        afterGate.clear();
+        index = new ProbeIndex(probes);
+        return added;
+    }
+
     /**
-     * Puts the {@link TypeProbe#whenTracing} probes in force: the index takes them, and the loaded classes
-     * they apply to are retransformed on the calling thread (the one starting the first trace), which
-     * returns when they are done. Once only; a no-op before {@link #start} or without such probes.
+     * Puts the {@link TypeProbe#afterGate} probes in force: the index takes them, and the loaded classes
+     * they apply to are retransformed on the calling thread (the start-up thread, or the first trace's when it comes
+     * first), which returns when they are done. Once only; a no-op before {@link #start} or without such probes.
      */
-    public synchronized void applyWhenTracingProbes() {
-        if (whenTracing.isEmpty() || !prepared) {
+    public synchronized void applyAfterGateProbes() {
+        if (afterGate.isEmpty() || !prepared) {
             return;
         }
         long t0 = System.nanoTime();
-        ProbeIndex added = new ProbeIndex(whenTracing);
-        whenTracing.clear();
-        index = new ProbeIndex(probes);
+        ProbeIndex added = takeAfterGateProbes();
         List<Class<?>> loaded = loadedCandidates(instrumentation, added);
         retransform(instrumentation, loaded);
         if (AgentLog.isDebug()) {
-            AgentLog.debug("tracing probes: " + loaded.size() + " classes retransformed for the probes that wait for tracing, in "
+            AgentLog.debug("after-gate probes: " + loaded.size() + " classes retransformed for them, in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
     }

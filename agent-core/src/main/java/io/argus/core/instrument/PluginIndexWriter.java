@@ -99,7 +99,7 @@ public final class PluginIndexWriter {
                         out.append(' ').append(hints[i]);
                     }
                 } else {
-                    out.append("type ").append(probe.typeName()).append(probe.isWhenTracing() ? " when-tracing" : "");
+                    out.append("type ").append(probe.typeName()).append(probe.isAfterGate() ? " after-gate" : "");
                 }
                 out.append('\n');
                 check(classes, pool, plugin.name(), probe, problems);

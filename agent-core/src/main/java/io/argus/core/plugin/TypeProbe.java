@@ -18,7 +18,7 @@ public final class TypeProbe {
     private final String[] nameHints;
     private final List<MethodAdvice> advice = new ArrayList<MethodAdvice>();
     private final List<String> helpers = new ArrayList<String>();
-    private boolean whenTracing;
+    private boolean afterGate;
 
     TypeProbe(String pluginName, String typeName, boolean hierarchy) {
         this(pluginName, typeName, hierarchy, null);
@@ -61,20 +61,19 @@ public final class TypeProbe {
     }
 
     /**
-     * Applies this probe only once the agent records its first trace (a sampled request, or one a
-     * sampled caller propagated): until then its classes stay as they are. For advice that only carries
-     * a trace context along (executors, threads), which has nothing to do while nothing is traced: at 0%
-     * sampling such probes cost nothing, not even their classes' retransformation at start-up. The
-     * thread that starts the first trace applies them before it goes on, so the work it hands over is
-     * already followed.
+     * Applies this probe only after the start gate opened: the gate never holds its classes (JDK classes
+     * that every application loads early, such as executors and threads), and the start-up thread
+     * retransforms them once the rest is in force. For advice that only carries a trace context along. A
+     * trace that starts before the start-up thread got there applies them on its own thread first, so the
+     * work it hands over is already followed.
      */
-    public TypeProbe whenTracing() {
-        whenTracing = true;
+    public TypeProbe afterGate() {
+        afterGate = true;
         return this;
     }
 
-    public boolean isWhenTracing() {
-        return whenTracing;
+    public boolean isAfterGate() {
+        return afterGate;
     }
 
     /** The helper classes, in definition order; empty for most probes. */
@@ -115,7 +114,7 @@ public final class TypeProbe {
      */
     public String describe() {
         StringBuilder text = new StringBuilder(pluginName).append(' ').append(typeName)
-                .append(hierarchy ? " subtypes" : "").append(whenTracing ? " when-tracing" : "");
+                .append(hierarchy ? " subtypes" : "").append(afterGate ? " after-gate" : "");
         if (nameHints != null) {
             text.append(" hints=").append(Arrays.toString(nameHints));
         }

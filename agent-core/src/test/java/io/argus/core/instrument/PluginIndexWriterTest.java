@@ -34,7 +34,7 @@ class PluginIndexWriterTest {
                 "plugin indexed",
                 "type com.example.Server",
                 "subtypes java.sql.Statement Statement",
-                "type java.lang.Thread when-tracing",
+                "type java.lang.Thread after-gate",
                 "field com.example.Request indexed.span",
                 "field com.example.Request indexed.start long",
                 "types-in-setting argus.indexed.targets");

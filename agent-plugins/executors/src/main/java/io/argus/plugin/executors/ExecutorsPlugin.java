@@ -40,10 +40,9 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       on the virtual thread; the scheduler's own submissions (a virtual thread's continuation
  *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
- * Every probe waits for the first trace ({@code whenTracing}): until a request is traced there is no
- * context to carry, so at 0% sampling the JDK's classes are left as they are and cost nothing. Above 0%
- * the start-up thread puts them in once the engine is up, so that the first traced request does not wait
- * for the retransformation.
+ * Every probe is applied after the start gate opened ({@code afterGate}): the gate never holds these JDK
+ * classes, and the start-up thread retransforms them once the engine is up, at every sampling rate, so
+ * that the first traced request does not wait for the retransformation.
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
@@ -73,16 +72,16 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     @Override
     public void instrument(Probes probes) {
         probes.field(FORK_JOIN_TASK, TraceContext.CARRIED_FIELD);
-        probes.type(THREAD_POOL).whenTracing()
+        probes.type(THREAD_POOL).afterGate()
                 .advise(named("execute").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolExecuteAdvice")
                 .advise(named("remove").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "PoolRemoveAdvice")
                 .advise(named("shutdownNow").and(takesArguments(0)), ADVICE + "PoolShutdownNowAdvice")
                 .advise(named("runWorker").and(takesArguments(1)), ADVICE + "WorkerStartAdvice");
-        probes.type(FUTURE_TASK).whenTracing()
+        probes.type(FUTURE_TASK).afterGate()
                 .advise(isConstructor().and(takesArgumentsNamed("java.util.concurrent.Callable")), ADVICE + "FutureTaskCallableAdvice")
                 .advise(isConstructor().and(takesArgumentsNamed("java.lang.Runnable", "java.lang.Object")),
                         ADVICE + "FutureTaskRunnableAdvice");
-        probes.type(FORK_JOIN_POOL).whenTracing()
+        probes.type(FORK_JOIN_POOL).afterGate()
                 .advise(isPublic().and(named("execute").or(named("submit"))).and(takesArgumentNamed(0, "java.lang.Runnable")),
                         ADVICE + "ForkJoinRunnableAdvice")
                 .advise(isPublic().and(named("submit")).and(takesArgumentsNamed("java.util.concurrent.Callable")),
@@ -91,12 +90,12 @@ public final class ExecutorsPlugin implements ArgusPlugin {
                                 .or(named("externalSubmit")).or(named("lazySubmit")))
                                 .and(takesArguments(1)).and(takesArgument(0, named(FORK_JOIN_TASK))),
                         ADVICE + "ForkJoinTaskSubmitAdvice");
-        probes.type(FORK_JOIN_TASK).whenTracing()
+        probes.type(FORK_JOIN_TASK).afterGate()
                 .advise(named("fork").and(takesArguments(0)), ADVICE + "ForkAdvice")
                 .advise(named("doExec").and(takesArguments(0)), ADVICE + "DoExecAdvice");
         if (probes.settings().getBoolean("argus.plugin.executors.threads", true)) {
             probes.field(THREAD, TraceContext.CARRIED_FIELD);
-            probes.type(THREAD).whenTracing()
+            probes.type(THREAD).afterGate()
                     .advise(named("start"), ADVICE + "ThreadStartAdvice")
                     .advise(named("run").and(takesArguments(0)), ADVICE + "ThreadRunAdvice");
         }
@@ -104,7 +103,7 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         // builder, Executors.newVirtualThreadPerTaskExecutor and StructuredTaskScope.fork reach;
         // run(Runnable) runs the task on the virtual thread itself (JDK 21 and 25), never on its carrier.
         // The class loads at startup, so the context is kept in the field's map, as for Thread.
-        probes.type(VIRTUAL_THREAD).whenTracing()
+        probes.type(VIRTUAL_THREAD).afterGate()
                 .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
                 .advise(named("run").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "ThreadRunAdvice");
     }
