@@ -62,6 +62,8 @@ public final class ExecutorsPlugin implements ArgusPlugin {
     static final String THREAD = "java.lang.Thread";
     /** JDK 21+; absent on older JDKs, where its probes match nothing. */
     static final String VIRTUAL_THREAD = "java.lang.VirtualThread";
+    /** Jetty's own thread pool (9.4 to 12), whose workers start lazily, often from a traced request's thread. */
+    static final String JETTY_POOL = "org.eclipse.jetty.util.thread.QueuedThreadPool";
     private static final String ADVICE = "io.argus.plugin.executors.";
 
     @Override
@@ -103,6 +105,10 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         // builder, Executors.newVirtualThreadPerTaskExecutor and StructuredTaskScope.fork reach;
         // run(Runnable) runs the task on the virtual thread itself (JDK 21 and 25), never on its carrier.
         // The class loads at startup, so the context is kept in the field's map, as for Thread.
+        // a Jetty worker started from a traced thread inherited that context through Thread.start: dropped before
+        // each job, as ThreadPoolExecutor's workers drop it in runWorker (jobs reach the pool unwrapped)
+        probes.type(JETTY_POOL).afterGate()
+                .advise(named("runJob").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "WorkerStartAdvice");
         probes.type(VIRTUAL_THREAD).afterGate()
                 .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
                 .advise(named("run").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "ThreadRunAdvice");

@@ -59,7 +59,7 @@ class ExecutorsIT extends AbstractCollectorIT {
 
     /** Every scenario's tasks made spans that are children of the span they were submitted under. */
     private static void assertPropagated(AgentApp app) {
-        assertPropagated(app, 28);
+        assertPropagated(app, 29);
     }
 
     private static void assertPropagated(AgentApp app, int scenarios) {
@@ -112,7 +112,7 @@ class ExecutorsIT extends AbstractCollectorIT {
     }
 
     private static void assertNoStaleContext(AgentApp app) {
-        assertNoStaleContext(app, "thread", "tpe", "stpe", "fjp", "fjp-task", "cf", "main");
+        assertNoStaleContext(app, "thread", "tpe", "stpe", "fjp", "fjp-task", "cf", "jetty-pool", "main");
     }
 
     private static void assertNoStaleContext(AgentApp app, String... checks) {

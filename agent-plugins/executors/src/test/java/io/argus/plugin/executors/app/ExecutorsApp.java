@@ -4,6 +4,7 @@ import io.argus.testing.app.AgentBridge;
 import io.argus.bridge.ActiveSpan;
 import io.argus.bridge.context.TraceContext;
 import io.argus.bridge.server.ServerCalls;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -175,6 +176,21 @@ public final class ExecutorsApp {
             }
         }));
         stale("cf", CompletableFuture.supplyAsync(ExecutorsApp::current).get());
+        // a Jetty pool whose worker starts during a request: its jobs run without that request's context, even
+        // while the request lasts (the worker inherited it through Thread.start)
+        QueuedThreadPool jetty = new QueuedThreadPool(2, 1);
+        boolean[] jettyJob = new boolean[1];
+        traced("jetty-pool-started", 0, tag -> {
+            jetty.start();
+            CountDownLatch ran = new CountDownLatch(1);
+            jetty.execute(() -> {
+                jettyJob[0] = current();
+                ran.countDown();
+            });
+            await(ran);
+        });
+        jetty.stop();
+        stale("jetty-pool", jettyJob[0]);
         stale("main", current());
 
         // behaviour the application can observe is unchanged
