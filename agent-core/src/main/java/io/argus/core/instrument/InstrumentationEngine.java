@@ -274,11 +274,14 @@ public final class InstrumentationEngine {
      * first), which returns when they are done. Once only; a no-op before {@link #start} or without such probes.
      */
     public synchronized void applyAfterGateProbes() {
-        if (afterGate.isEmpty() || !prepared) {
+        if (!prepared) {
             return;
         }
         long t0 = System.nanoTime();
         ProbeIndex added = takeAfterGateProbes();
+        if (added == null) {
+            return;
+        }
         List<Class<?>> loaded = loadedCandidates(instrumentation, added);
         retransform(instrumentation, loaded);
         if (AgentLog.isDebug()) {

@@ -41,7 +41,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
  * Every probe is applied after the start gate opened ({@code afterGate}): the gate never holds these JDK
- * classes, and the start-up thread retransforms them once the engine is up, at every sampling rate, so
+ * classes (nor Jetty's pool), and the start-up thread retransforms them once the engine is up, at every sampling rate, so
  * that the first traced request does not wait for the retransformation.
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
