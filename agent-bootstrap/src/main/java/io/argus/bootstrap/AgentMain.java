@@ -2,6 +2,7 @@ package io.argus.bootstrap;
 
 import io.argus.bootstrap.handoff.AgentHandoff;
 import io.argus.bootstrap.handoff.ConfigSources;
+import io.argus.bootstrap.handoff.PluginIndex;
 import io.argus.bootstrap.handoff.StartGate;
 import io.argus.bootstrap.handoff.StartupMode;
 
@@ -43,6 +44,7 @@ public final class AgentMain {
         final File bridgeJar;
         final ConfigSources config;
         final StartGate gate;
+        PluginIndex pluginIndex = null;
         StartupMode.Decision startup;
         try {
             home = AgentHome.locate(AgentMain.class);
@@ -56,6 +58,7 @@ public final class AgentMain {
                     startup = StartupMode.fallBackToPremain(startup, index.problem);
                 }
                 gate = index.candidates == null ? StartGate.notHolding() : StartGate.holding(index.candidates);
+                pluginIndex = index.index;
             } else {
                 gate = StartGate.notHolding();
             }
@@ -65,14 +68,14 @@ public final class AgentMain {
         }
         if (startup.mode != StartupMode.PARALLEL && startup.mode != StartupMode.DEFERRED) {
             begin(new AgentHandoff(inst, args, home.directory(), bridgeJar, config, startup,
-                    lateAttach, gate, t0, -1), home);
+                    lateAttach, gate, null, t0, -1), home);
             return;
         }
         if (startup.mode == StartupMode.PARALLEL) {
             inst.addTransformer(gate, true);
         }
         final AgentHandoff handoff = new AgentHandoff(inst, args, home.directory(), bridgeJar, config,
-                startup, false, gate, t0, System.nanoTime() - t0);
+                startup, false, gate, pluginIndex, t0, System.nanoTime() - t0);
         Thread starter = new Thread(new Runnable() {
             @Override
             public void run() {

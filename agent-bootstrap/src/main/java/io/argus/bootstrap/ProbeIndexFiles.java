@@ -24,25 +24,28 @@ final class ProbeIndexFiles {
     private ProbeIndexFiles() {
     }
 
-    /** The candidates, or null and why not. */
+    /** The index and its candidates, or null and why not. */
     static Result read(AgentHome home, ConfigSources config) {
         File joined = new File(home.directory(), PluginIndex.JOINED);
         try {
+            PluginIndex index;
             if (joined.isFile()) {
                 InputStream in = new FileInputStream(joined);
                 try {
-                    return new Result(PluginIndex.parse(joined.getPath(), in).candidates(config), null);
+                    index = PluginIndex.parse(joined.getPath(), in);
                 } finally {
                     in.close();
                 }
+            } else {
+                index = fromPluginJars(home.directory());
             }
-            return new Result(fromPluginJars(home.directory(), config), null);
+            return new Result(index, index.candidates(config), null);
         } catch (IOException e) {
-            return new Result(null, "cannot read the plugins' index (" + e.getMessage() + ")");
+            return new Result(null, null, "cannot read the plugins' index (" + e.getMessage() + ")");
         }
     }
 
-    private static ProbeCandidates fromPluginJars(File home, ConfigSources config) throws IOException {
+    private static PluginIndex fromPluginJars(File home) throws IOException {
         File[] jars = new File(home, "plugins").listFiles();
         List<PluginIndex.Plugin> plugins = new ArrayList<PluginIndex.Plugin>();
         if (jars != null) {
@@ -68,14 +71,16 @@ final class ProbeIndexFiles {
                 }
             }
         }
-        return PluginIndex.of(plugins).candidates(config);
+        return PluginIndex.of(plugins);
     }
 
     static final class Result {
+        final PluginIndex index;
         final ProbeCandidates candidates;
         final String problem;
 
-        Result(ProbeCandidates candidates, String problem) {
+        Result(PluginIndex index, ProbeCandidates candidates, String problem) {
+            this.index = index;
             this.candidates = candidates;
             this.problem = problem;
         }

@@ -1,5 +1,6 @@
 package io.argus.core;
 
+import io.argus.bootstrap.handoff.PluginIndex;
 import io.argus.bootstrap.handoff.StartGate;
 import io.argus.bootstrap.handoff.StartupMode;
 import io.argus.bridge.AdviceErrors;
@@ -17,7 +18,6 @@ import io.argus.core.messaging.MessagingRecorder;
 import io.argus.core.rpc.RpcRecorder;
 import io.argus.core.db.StatementTracker;
 import io.argus.core.job.JobRecorder;
-import io.argus.core.plugin.FieldDeclaration;
 import io.argus.core.server.RouteNormalizer;
 import io.argus.core.server.ServerRecorder;
 import io.argus.core.state.FieldRegistry;
@@ -34,23 +34,15 @@ import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
 import io.argus.core.plugin.GaugeSource;
 import io.argus.core.metrics.CallMetricsTable;
-import io.argus.core.plugin.ArgusPlugin;
-import io.argus.core.plugin.PluginContext;
-import io.argus.core.plugin.PluginSettings;
-import io.argus.core.plugin.Probes;
 import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
 
 import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,6 +59,8 @@ public final class AgentRuntime {
     private final Instrumentation inst;
     private final StartGate gate;
     private final boolean gateRegistered;
+    /** The plugins' index premain read, naming each plugin's class; null: {@link LoadedPlugins} uses ServiceLoader. */
+    private final PluginIndex pluginIndex;
     /** The agent's folder: its {@code lib} names the build that the class cache's entries belong to. */
     private final File home;
     /** The settings that can change the probes ({@link ClassCacheKeys#configuration}): the class cache's early look-up. */
@@ -81,9 +75,12 @@ public final class AgentRuntime {
      * @param gate           the agent's one transformer
      * @param gateRegistered whether premain registered the gate already (it holds the probed classes that
      *                       load before the engine is ready); else this registers it once the engine is
+     * @param pluginIndex    the plugins' index as premain read it, or null
      */
-    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered, File home, String configurationKey) {
+    AgentRuntime(Instrumentation inst, StartGate gate, boolean gateRegistered, PluginIndex pluginIndex, File home,
+                 String configurationKey) {
         this.inst = inst;
+        this.pluginIndex = pluginIndex;
         this.home = home;
         this.configurationKey = configurationKey;
         this.gate = gate;
@@ -138,12 +135,9 @@ public final class AgentRuntime {
         CallMetricsTable jobMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue, settings.honorInboundSampling);
 
-        List<String> started = new ArrayList<String>();
-        List<TypeProbe> probes = new ArrayList<TypeProbe>();
-        List<FieldDeclaration> fieldDeclarations = new ArrayList<FieldDeclaration>();
-        List<GaugeSource> gauges = new ArrayList<GaugeSource>();
-        loadPlugins(settings, agentLoader, gauges, started, probes, fieldDeclarations);
-        fields.declare(fieldDeclarations);
+        LoadedPlugins plugins = LoadedPlugins.load(settings, agentLoader, pluginIndex);
+        List<TypeProbe> probes = plugins.probes;
+        fields.declare(plugins.fields);
         Map<String, FieldRegistry.OwnerFields> owners = settings.ownerFields
                 ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
         OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
@@ -211,7 +205,7 @@ public final class AgentRuntime {
         exporter.addMessagingMetrics(producedMetrics, consumedMetrics);
         exporter.addRpcMetrics(rpcServerMetrics, rpcClientMetrics);
         exporter.addCallMetrics(Exporter.JOB_METRICS_KIND, jobMetrics);
-        for (GaugeSource gauge : gauges) {
+        for (GaugeSource gauge : plugins.gauges) {
             exporter.addGaugeSource(gauge);
         }
         exporter.startedObserving(mode.settingValue(), gate.openedAtMillis());
@@ -245,55 +239,11 @@ public final class AgentRuntime {
                 ? settings.collectorList() : "discard")
                 + ", sampling=" + settings.samplingRate + "%, startup=" + mode.settingValue()
                 + ", classCache=" + (!classCache.isEnabled() ? "off" : classCache.isWarm() ? "warm" : "cold")
-                + ", plugins=" + started);
+                + ", plugins=" + plugins.started);
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis
                     + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms; " + gate.heldClasses()
                     + " classes waited for the engine, " + gate.heldNanos() / 1_000_000 + " ms in all");
-        }
-    }
-
-    private static void loadPlugins(AgentSettings settings, ClassLoader loader, final List<GaugeSource> gauges,
-                                    List<String> started, List<TypeProbe> probes, List<FieldDeclaration> fields) {
-        final PluginSettings pluginSettings = new PluginSettings(settings);
-        PluginContext context = new PluginContext() {
-            @Override
-            public PluginSettings settings() {
-                return pluginSettings;
-            }
-
-            @Override
-            public void addGaugeSource(GaugeSource source) {
-                gauges.add(source);
-            }
-        };
-        Iterator<ArgusPlugin> plugins = ServiceLoader.load(ArgusPlugin.class, loader).iterator();
-        while (true) {
-            ArgusPlugin plugin;
-            try {
-                if (!plugins.hasNext()) {
-                    break;
-                }
-                plugin = plugins.next();
-            } catch (ServiceConfigurationError | LinkageError e) {
-                // e.g. a plugin compiled for a newer Java than this JVM's
-                AgentLog.error("a plugin could not be loaded and is skipped", e);
-                continue;
-            }
-            String name = plugin.name();
-            if (!settings.pluginEnabled(name)) {
-                continue;
-            }
-            try {
-                Probes declared = new Probes(name, settings);
-                plugin.instrument(declared);
-                plugin.start(context);
-                probes.addAll(declared.probes());
-                fields.addAll(declared.fields());
-                started.add(name);
-            } catch (Throwable t) {
-                AgentLog.error("plugin " + name + " failed to start and is skipped", t);
-            }
         }
     }
 

@@ -91,7 +91,8 @@ public final class AgentStartup {
 
     private static void start(AgentHandoff handoff, AgentSettings settings, Executor threadLauncher) throws Exception {
         BridgeInstaller.install(handoff.instrumentation(), handoff.bridgeJar());
-        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL, handoff.home(),
+        new AgentRuntime(handoff.instrumentation(), handoff.gate(), handoff.mode() == StartupMode.PARALLEL,
+                handoff.pluginIndex(), handoff.home(),
                 ClassCacheKeys.configuration(handoff.config()))
                 .start(settings, handoff.mode(), handoff.startNanos(), threadLauncher);
     }

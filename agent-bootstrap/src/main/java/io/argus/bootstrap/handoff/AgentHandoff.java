@@ -17,12 +17,13 @@ public final class AgentHandoff {
     private final StartupMode.Decision startup;
     private final boolean lateAttach;
     private final StartGate gate;
+    private final PluginIndex pluginIndex;
     private final long startNanos;
     private final long premainNanos;
 
     public AgentHandoff(Instrumentation instrumentation, String agentArgs, File home, File bridgeJar,
                         ConfigSources config, StartupMode.Decision startup, boolean lateAttach, StartGate gate,
-                        long startNanos, long premainNanos) {
+                        PluginIndex pluginIndex, long startNanos, long premainNanos) {
         this.instrumentation = instrumentation;
         this.agentArgs = agentArgs;
         this.home = home;
@@ -31,6 +32,7 @@ public final class AgentHandoff {
         this.startup = startup;
         this.lateAttach = lateAttach;
         this.gate = gate;
+        this.pluginIndex = pluginIndex;
         this.startNanos = startNanos;
         this.premainNanos = premainNanos;
     }
@@ -73,6 +75,11 @@ public final class AgentHandoff {
     /** The agent's one transformer; registered by premain in {@link StartupMode#PARALLEL}, else by the core. */
     public StartGate gate() {
         return gate;
+    }
+
+    /** The plugins' index as premain read it (the {@code parallel} start-up only); else null. */
+    public PluginIndex pluginIndex() {
+        return pluginIndex;
     }
 
     /** When premain began ({@link System#nanoTime}). */

@@ -15,7 +15,7 @@ import java.util.Locale;
  * {@value #JOINED}. Premain reads it, without loading any plugin, to know which classes must wait for the
  * engine. One line per fact:
  * <pre>
- * plugin jetty
+ * plugin jetty io.argus.plugin.jetty.JettyPlugin   (its name, then its class; no class: found by ServiceLoader)
  * type org.eclipse.jetty.server.Server
  * type java.lang.Thread after-gate
  * subtypes java.sql.Statement Statement          (super type, then name hints; none: any name)
@@ -58,8 +58,8 @@ public final class PluginIndex {
             }
             String[] parts = words(line);
             String kind = parts[0];
-            if (kind.equals("plugin") && parts.length == 2) {
-                current = new Plugin(parts[1]);
+            if (kind.equals("plugin") && (parts.length == 2 || parts.length == 3)) {
+                current = new Plugin(parts[1], parts.length == 3 ? parts[2] : null);
                 plugins.add(current);
                 continue;
             }
@@ -104,6 +104,16 @@ public final class PluginIndex {
 
     private static IOException malformed(String source, int number, String line, String expected) {
         return new IOException(source + ":" + number + ": '" + line + "' is not " + expected);
+    }
+
+    /** Whether every plugin's line names its class: the core then loads them by name, not by ServiceLoader. */
+    public boolean namesClasses() {
+        for (Plugin plugin : plugins) {
+            if (plugin.className == null) {
+                return false;
+            }
+        }
+        return !plugins.isEmpty();
     }
 
     /**
@@ -158,14 +168,17 @@ public final class PluginIndex {
     /** One plugin's entries. */
     public static final class Plugin {
         public final String name;
+        /** The plugin's class, which the core loads by this name; null in an index written without it. */
+        public final String className;
         public final List<String> types = new ArrayList<String>();
         public final List<String> afterGateTypes = new ArrayList<String>();
         public final List<Subtypes> subtypes = new ArrayList<Subtypes>();
         public final List<Field> fields = new ArrayList<Field>();
         public final List<String> typeSettings = new ArrayList<String>();
 
-        Plugin(String name) {
+        Plugin(String name, String className) {
             this.name = name;
+            this.className = className;
         }
 
         /** As the core decides it: {@code argus.plugin.<name>.enabled}, on unless false, no or off. */

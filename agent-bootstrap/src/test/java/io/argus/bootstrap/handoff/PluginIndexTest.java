@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PluginIndexTest {
 
     private static final String INDEX = "# comment\n"
-            + "plugin jetty\n"
+            + "plugin jetty io.argus.plugin.jetty.JettyPlugin\n"
             + "type org.eclipse.jetty.server.Server\n"
             + "field org.eclipse.jetty.server.Request jetty.span\n"
             + "field org.eclipse.jetty.server.Request jetty.start long\n"
@@ -40,6 +40,17 @@ class PluginIndexTest {
         assertThat(index.plugins().get(1).afterGateTypes).containsExactly("java.util.concurrent.ThreadPoolExecutor");
         assertThat(index.plugins().get(2).subtypes.get(0).hints).containsExactly("Statement");
         assertThat(index.plugins().get(3).typeSettings).containsExactly("argus.trace.methods");
+        assertThat(jetty.className).isEqualTo("io.argus.plugin.jetty.JettyPlugin");
+        assertThat(index.plugins().get(1).className).as("a line without the class").isNull();
+    }
+
+    /** The core loads the plugins by the index's class names only when every plugin has one; else by ServiceLoader. */
+    @Test
+    void theIndexNamesThePluginsClassesOnlyWhenEveryLineHasOne() throws IOException {
+        assertThat(parse(INDEX).namesClasses()).isFalse();
+        assertThat(parse("plugin a io.x.A\ntype x.Y\nplugin b io.x.B\n").namesClasses()).isTrue();
+        assertThat(parse("# nothing\n").namesClasses()).as("an empty index").isFalse();
+        assertThatThrownBy(() -> parse("plugin a io.x.A extra\n")).hasMessageContaining("test:1");
     }
 
     @Test

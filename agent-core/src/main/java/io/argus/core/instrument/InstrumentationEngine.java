@@ -151,7 +151,9 @@ public final class InstrumentationEngine {
         }
         WovenClassCache kept = cache;
         String probeKey = probeKey(applicable);
-        WovenClassCache.Entry entry = kept.find(className, probeKey, classFile);
+        // a retransformation's class file may be one the JVM rebuilt, its methods in an order of that run's
+        byte[] cacheKey = redefined == null ? classFile : RebuiltClassFile.withMethodsSorted(classFile);
+        WovenClassCache.Entry entry = kept.find(className, probeKey, cacheKey);
         if (entry != null) {
             helpers.inject(loader, domain, entry.helpers);
             if (AgentLog.isDebug() && entry.output != null) {
@@ -167,7 +169,7 @@ public final class InstrumentationEngine {
         byte[] woven = made.weave(loader, className, redefined, domain, classFile, applicable, defined);
         if (kept.isEnabled()) {
             try {
-                kept.store(className, probeKey, classFile, woven, helpers.classFiles(defined));
+                kept.store(className, probeKey, cacheKey, woven, helpers.classFiles(defined));
             } catch (java.io.IOException e) {
                 AgentLog.debug("class cache: cannot keep " + className + " (" + e + ")");
             }

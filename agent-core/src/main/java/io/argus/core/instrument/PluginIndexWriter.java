@@ -90,7 +90,7 @@ public final class PluginIndexWriter {
         for (ArgusPlugin plugin : plugins) {
             Probes probes = new Probes(plugin.name(), defaults);
             plugin.instrument(probes);
-            out.append("plugin ").append(plugin.name()).append('\n');
+            out.append("plugin ").append(plugin.name()).append(' ').append(plugin.getClass().getName()).append('\n');
             for (TypeProbe probe : probes.probes()) {
                 if (probe.isHierarchy()) {
                     out.append("subtypes ").append(probe.typeName());
@@ -164,35 +164,16 @@ public final class PluginIndexWriter {
 
     /** The UTF-8 entries of a class file's constant pool: its class names, descriptors and signatures among them. */
     static List<String> utf8Constants(byte[] classFile) throws IOException {
-        java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(classFile));
-        if (in.readInt() != 0xCAFEBABE) {
-            throw new IOException("not a class file");
+        int[] offsets = ConstantPool.offsets(classFile);
+        if (offsets == null) {
+            throw new IOException("not a class file, or an unknown constant pool tag");
         }
-        in.readUnsignedShort();
-        in.readUnsignedShort();
-        int count = in.readUnsignedShort();
         List<String> constants = new ArrayList<String>();
-        for (int i = 1; i < count; i++) {
-            int tag = in.readUnsignedByte();
-            switch (tag) {
-                case 1: // Utf8
-                    constants.add(in.readUTF());
-                    break;
-                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
-                    in.skipBytes(2);
-                    break;
-                case 15: // MethodHandle
-                    in.skipBytes(3);
-                    break;
-                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
-                    in.skipBytes(4);
-                    break;
-                case 5: case 6: // Long, Double: two slots
-                    in.skipBytes(8);
-                    i++;
-                    break;
-                default:
-                    throw new IOException("unknown constant pool tag " + tag);
+        for (int i = 1; i < offsets.length - 1; i++) {
+            int p = offsets[i];
+            if (p != 0 && classFile[p] == 1) {
+                int length = ConstantPool.u2(classFile, p + 1);
+                constants.add(new java.io.DataInputStream(new java.io.ByteArrayInputStream(classFile, p + 1, length + 2)).readUTF());
             }
         }
         return constants;

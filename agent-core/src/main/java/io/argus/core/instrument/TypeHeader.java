@@ -55,36 +55,11 @@ final class TypeHeader {
     }
 
     private static TypeHeader parse(byte[] b) throws IOException {
-        if (b == null || b.length < 10 || u4(b, 0) != 0xCAFEBABE) {
+        int[] offsets = ConstantPool.offsets(b);
+        if (offsets == null) {
             return null;
         }
-        int count = u2(b, 8);
-        int[] offsets = new int[count];
-        int p = 10;
-        for (int i = 1; i < count; i++) {
-            offsets[i] = p;
-            int tag = b[p] & 0xFF;
-            switch (tag) {
-                case 1: // Utf8
-                    p += 3 + u2(b, p + 1);
-                    break;
-                case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18: // 4-byte entries
-                    p += 5;
-                    break;
-                case 5: case 6: // Long, Double: two slots
-                    p += 9;
-                    i++;
-                    break;
-                case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
-                    p += 3;
-                    break;
-                case 15: // MethodHandle
-                    p += 4;
-                    break;
-                default:
-                    return null;
-            }
-        }
+        int p = offsets[offsets.length - 1];
         int access = u2(b, p);
         int superIndex = u2(b, p + 4);
         int interfaceCount = u2(b, p + 6);
@@ -109,10 +84,6 @@ final class TypeHeader {
     }
 
     private static int u2(byte[] b, int p) {
-        return ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
-    }
-
-    private static int u4(byte[] b, int p) {
-        return (u2(b, p) << 16) | u2(b, p + 2);
+        return ConstantPool.u2(b, p);
     }
 }

@@ -31,7 +31,7 @@ class PluginIndexWriterTest {
                 problems);
         assertThat(problems).isEmpty();
         assertThat(index.lines().filter(l -> !l.startsWith("#"))).containsExactly(
-                "plugin indexed",
+                "plugin indexed io.argus.plugin.fixture.IndexedPlugin",
                 "type com.example.Server",
                 "subtypes java.sql.Statement Statement",
                 "type java.lang.Thread after-gate",

@@ -40,9 +40,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *       on the virtual thread; the scheduler's own submissions (a virtual thread's continuation
  *       being scheduled on a carrier) carry nothing.</li>
  * </ul>
- * Every probe is applied after the start gate opened ({@code afterGate}): the gate never holds these JDK
- * classes (nor Jetty's pool), and the start-up thread retransforms them once the engine is up, at every sampling rate, so
- * that the first traced request does not wait for the retransformation.
+ * Every probe on a JDK class is applied after the start gate opened ({@code afterGate}): the gate never holds
+ * these classes, and the start-up thread retransforms them once the engine is up, at every sampling rate, so
+ * that the first traced request does not wait for the retransformation. Jetty's pool is an ordinary probe,
+ * woven as it loads (see its probe).
  * The advice sits in {@code java.base}, where no helper class can be defined, so the field is the
  * context domain's own ({@code TraceContext.CARRIED_FIELD}), held by the bridge.
  * Every attach is undone when the task ends, and a {@code ThreadPoolExecutor} worker clears any
@@ -105,12 +106,15 @@ public final class ExecutorsPlugin implements ArgusPlugin {
         // builder, Executors.newVirtualThreadPerTaskExecutor and StructuredTaskScope.fork reach;
         // run(Runnable) runs the task on the virtual thread itself (JDK 21 and 25), never on its carrier.
         // The class loads at startup, so the context is kept in the field's map, as for Thread.
-        // a Jetty worker started from a traced thread inherited that context through Thread.start: dropped before
-        // each job, as ThreadPoolExecutor's workers drop it in runWorker (jobs reach the pool unwrapped)
-        probes.type(JETTY_POOL).afterGate()
-                .advise(named("runJob").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "WorkerStartAdvice");
         probes.type(VIRTUAL_THREAD).afterGate()
                 .advise(named("start").and(takesArguments(1)), ADVICE + "ThreadStartAdvice")
                 .advise(named("run").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "ThreadRunAdvice");
+        // a Jetty worker started from a traced thread inherited that context through Thread.start: dropped before
+        // each job, as ThreadPoolExecutor's workers drop it in runWorker (jobs reach the pool unwrapped). Not
+        // after-gate: the class loads early, so it would be retransformed, and a retransformation's input is the
+        // class as the JVM rebuilds it, whose bytes vary from run to run and miss the class cache (a cold weave of
+        // ~200 ms on the start-up thread); woven as it loads, it is served from the cache like the server's classes
+        probes.type(JETTY_POOL)
+                .advise(named("runJob").and(takesArgumentsNamed("java.lang.Runnable")), ADVICE + "WorkerStartAdvice");
     }
 }

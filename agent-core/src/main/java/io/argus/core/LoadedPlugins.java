@@ -1,0 +1,119 @@
+package io.argus.core;
+
+import io.argus.bootstrap.handoff.PluginIndex;
+import io.argus.core.config.AgentSettings;
+import io.argus.core.plugin.ArgusPlugin;
+import io.argus.core.plugin.FieldDeclaration;
+import io.argus.core.plugin.GaugeSource;
+import io.argus.core.plugin.PluginContext;
+import io.argus.core.plugin.PluginSettings;
+import io.argus.core.plugin.Probes;
+import io.argus.core.plugin.TypeProbe;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * The plugins the settings leave on, started, with what they declared. They are found by the class names
+ * in the build-time index premain read, when it names them: {@link ServiceLoader} would look for its
+ * service file through the JDK's boot and platform loaders and every plugin jar, and load the classes of
+ * disabled plugins too (about 15 ms of the start-up thread's CPU on a small service, before the start gate
+ * opens). Without such an index (the {@code premain} and {@code deferred} start-ups, an index written
+ * without the classes), {@link ServiceLoader} finds them.
+ */
+final class LoadedPlugins {
+
+    final List<String> started = new ArrayList<String>();
+    final List<TypeProbe> probes = new ArrayList<TypeProbe>();
+    final List<FieldDeclaration> fields = new ArrayList<FieldDeclaration>();
+    final List<GaugeSource> gauges = new ArrayList<GaugeSource>();
+
+    private final AgentSettings settings;
+    private final PluginContext context;
+
+    private LoadedPlugins(AgentSettings settings) {
+        this.settings = settings;
+        final PluginSettings pluginSettings = new PluginSettings(settings);
+        this.context = new PluginContext() {
+            @Override
+            public PluginSettings settings() {
+                return pluginSettings;
+            }
+
+            @Override
+            public void addGaugeSource(GaugeSource source) {
+                gauges.add(source);
+            }
+        };
+    }
+
+    /** @param index the plugins' index, or null to look them up with {@link ServiceLoader} */
+    static LoadedPlugins load(AgentSettings settings, ClassLoader loader, PluginIndex index) {
+        LoadedPlugins loaded = new LoadedPlugins(settings);
+        if (index != null && index.namesClasses()) {
+            loaded.byName(index, loader);
+        } else {
+            loaded.byServiceLoader(loader);
+        }
+        return loaded;
+    }
+
+    private void byName(PluginIndex index, ClassLoader loader) {
+        for (PluginIndex.Plugin indexed : index.plugins()) {
+            if (!settings.pluginEnabled(indexed.name)) {
+                continue;
+            }
+            ArgusPlugin plugin;
+            try {
+                plugin = Class.forName(indexed.className, true, loader).asSubclass(ArgusPlugin.class)
+                        .getDeclaredConstructor().newInstance();
+            } catch (Exception | LinkageError e) {
+                // e.g. a plugin compiled for a newer Java than this JVM's
+                AgentLog.error("plugin " + indexed.name + " (" + indexed.className + ") could not be loaded and is skipped", e);
+                continue;
+            }
+            if (!plugin.name().equals(indexed.name)) {
+                AgentLog.error("plugin " + indexed.className + " calls itself " + plugin.name() + ", the index "
+                        + indexed.name + ": the agent's folder mixes builds; skipped", null);
+                continue;
+            }
+            start(plugin);
+        }
+    }
+
+    private void byServiceLoader(ClassLoader loader) {
+        Iterator<ArgusPlugin> plugins = ServiceLoader.load(ArgusPlugin.class, loader).iterator();
+        while (true) {
+            ArgusPlugin plugin;
+            try {
+                if (!plugins.hasNext()) {
+                    break;
+                }
+                plugin = plugins.next();
+            } catch (ServiceConfigurationError | LinkageError e) {
+                AgentLog.error("a plugin could not be loaded and is skipped", e);
+                continue;
+            }
+            if (settings.pluginEnabled(plugin.name())) {
+                start(plugin);
+            }
+        }
+    }
+
+    private void start(ArgusPlugin plugin) {
+        String name = plugin.name();
+        try {
+            Probes declared = new Probes(name, settings);
+            plugin.instrument(declared);
+            plugin.start(context);
+            probes.addAll(declared.probes());
+            fields.addAll(declared.fields());
+            started.add(name);
+        } catch (Throwable t) {
+            AgentLog.error("plugin " + name + " failed to start and is skipped", t);
+        }
+    }
+}
