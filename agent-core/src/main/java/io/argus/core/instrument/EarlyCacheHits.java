@@ -7,6 +7,7 @@ import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The class cache at the start gate, before the engine is ready: a probed class that loads that early, and
@@ -24,6 +25,15 @@ public final class EarlyCacheHits implements ClassFileTransformer {
     private final HelperInjector helpers;
     /** The classes defined here, by loader and name: the probes of the entry each was defined from. */
     private final Map<String, String> defined = new ConcurrentHashMap<String, String>();
+    /** Of those, the ones defined with advice ("" probes: kept as they are, which a probe did not apply to). */
+    private final AtomicInteger definedWoven = new AtomicInteger();
+    /**
+     * Candidates the cache had no entry for, which therefore waited for the engine: by loader and name. The
+     * engine keeps an entry for each one no probe applies to, so that the next start lets it through at once
+     * (a class a name hint lets in, such as Druid's {@code StartupInjectorBuilder} for log4j2's
+     * {@code *Injector}, held its application's {@code main} some 55 ms at every start).
+     */
+    private final Map<String, Boolean> missed = new ConcurrentHashMap<String, Boolean>();
     /** The JDK's own loaders' classes wait: their modules must first be made to read the bridge. */
     private final ClassLoader platformLoader = ClassLoader.getSystemClassLoader().getParent();
 
@@ -32,8 +42,14 @@ public final class EarlyCacheHits implements ClassFileTransformer {
         this.helpers = new HelperInjector(agentLoader, inst);
     }
 
-    public int definedClasses() {
-        return defined.size();
+    /** Classes defined here with advice, which the engine checks against the probes in force. */
+    public int definedWovenClasses() {
+        return definedWoven.get();
+    }
+
+    /** Whether the class {@code loadKey} missed the cache here; true once. */
+    boolean takeMissed(String loadKey) {
+        return !missed.isEmpty() && missed.remove(loadKey) != null;
     }
 
     HelperInjector helpers() {
@@ -53,13 +69,20 @@ public final class EarlyCacheHits implements ClassFileTransformer {
         }
         try {
             WovenClassCache.Entry entry = cache.findAnyProbes(className, classfileBuffer);
+            String loadKey = InstrumentationEngine.loadKey(loader, className);
             if (entry == null) {
+                missed.put(loadKey, Boolean.TRUE);
                 return null;
             }
             helpers.inject(loader, protectionDomain, entry.helpers);
-            defined.put(InstrumentationEngine.loadKey(loader, className), entry.probes);
+            defined.put(loadKey, entry.probes);
+            if (!entry.probes.isEmpty()) {
+                definedWoven.incrementAndGet();
+            }
             if (AgentLog.isDebug()) {
-                AgentLog.debug("instrumented " + className.replace('/', '.') + " from the class cache before the engine was ready");
+                AgentLog.debug(entry.probes.isEmpty()
+                        ? "let " + className.replace('/', '.') + " through as it is: the class cache says no probe applies"
+                        : "instrumented " + className.replace('/', '.') + " from the class cache before the engine was ready");
             }
             return entry.output != null ? entry.output : classfileBuffer;
         } catch (Throwable t) {

@@ -147,6 +147,11 @@ public final class InstrumentationEngine {
     private byte[] weave(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain,
                          byte[] classFile, List<TypeProbe> applicable) throws Exception {
         if (applicable.isEmpty()) {
+            EarlyCacheHits earlyHits = early;
+            if (redefined == null && earlyHits != null && earlyHits.takeMissed(loadKey(loader, className))) {
+                // it waited for the engine at the gate for nothing: next time the gate lets it through at once
+                cache.store(className, "", classFile, null, Collections.<String, byte[]>emptyMap());
+            }
             return null;
         }
         WovenClassCache kept = cache;
@@ -245,7 +250,7 @@ public final class InstrumentationEngine {
                 it.remove();
             }
         }
-        if (early != null && earlyChecked < early.definedClasses()) {
+        if (early != null && earlyChecked < early.definedWovenClasses()) {
             loaded.addAll(earlyDefinedWithoutProbes(loaded));
         }
         retransform(instrumentation, loaded);
@@ -322,7 +327,8 @@ public final class InstrumentationEngine {
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
             String internalName = type.getName().replace('.', '/');
             ClassLoader loader = type.getClassLoader();
-            if (early.probesDefinedWith(loadKey(loader, internalName)) != null && !listed.contains(type)
+            String earlyProbes = early.probesDefinedWith(loadKey(loader, internalName));
+            if (earlyProbes != null && !earlyProbes.isEmpty() && !listed.contains(type)
                     && !(index.isCandidate(loader, internalName) && index.matchesLoaded(type))) {
                 AgentLog.debug(type.getName() + " was defined from the class cache with probes that no longer apply; retransformed");
                 found.add(type);
