@@ -13,14 +13,12 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A real application JVM, forked with {@code -javaagent:} pointing at an assembled agent folder.
@@ -215,17 +213,7 @@ public final class AgentApp implements AutoCloseable {
     @Override
     public void close() {
         Processes.stop(process);
-        if (ownClassCache != null) {
-            deleteTree(ownClassCache);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temporary folder left behind
-        }
+        TempFolders.delete(ownClassCache);
     }
 
     private static void sleep(long millis) {

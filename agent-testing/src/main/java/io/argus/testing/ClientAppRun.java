@@ -26,14 +26,18 @@ public final class ClientAppRun implements AutoCloseable {
     private final List<Map<String, String>> lines = new ArrayList<>();
     private boolean done;
 
-    private ClientAppRun(AgentApp app, String service) {
+    /** The folder of the gate file of {@link #startGated}, deleted on close; null without a gate. */
+    private final Path gateDir;
+
+    private ClientAppRun(AgentApp app, String service, Path gateDir) {
         this.app = app;
         this.service = service;
+        this.gateDir = gateDir;
     }
 
     /** Starts the application (logging to the test logs); {@link #done()} waits until it has made all its calls. */
     public static ClientAppRun start(AgentApp.Builder application, String service) {
-        return new ClientAppRun(application.logToTestLogs(service).start(), service);
+        return new ClientAppRun(application.logToTestLogs(service).start(), service, null);
     }
 
     /**
@@ -42,12 +46,13 @@ public final class ClientAppRun implements AutoCloseable {
      * could be dropped by design, and the tests count every span).
      */
     public static ClientAppRun startGated(AgentApp.Builder application, String service, CollectorClient collector) {
-        Path gate;
+        Path gateDir;
         try {
-            gate = Files.createTempDirectory("argus-gate").resolve(service.replaceAll("[^A-Za-z0-9.-]", "_"));
+            gateDir = Files.createTempDirectory("argus-gate");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        Path gate = gateDir.resolve(service.replaceAll("[^A-Za-z0-9.-]", "_"));
         AgentApp app = application.jvmArg("-Dargus.test.gate=" + gate).logToTestLogs(service).start();
         try {
             CollectorClient.await("agent of " + service + " connected", Duration.ofSeconds(30), () -> {
@@ -59,12 +64,14 @@ public final class ClientAppRun implements AutoCloseable {
             Files.createFile(gate);
         } catch (IOException e) {
             app.close();
+            TempFolders.delete(gateDir);
             throw new UncheckedIOException(e);
         } catch (RuntimeException | Error e) {
             app.close();
+            TempFolders.delete(gateDir);
             throw e;
         }
-        return new ClientAppRun(app, service);
+        return new ClientAppRun(app, service, gateDir);
     }
 
     /** Waits (once) until the application has made all its calls, and reads what it printed. */
@@ -148,6 +155,7 @@ public final class ClientAppRun implements AutoCloseable {
     @Override
     public void close() {
         app.close();
+        TempFolders.delete(gateDir);
     }
 
     private static Map<String, String> fields(String text) {

@@ -135,11 +135,7 @@ public final class RedisServer implements AutoCloseable {
     @Override
     public void close() {
         Processes.stop(process);
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temp folder left behind
-        }
+        TempFolders.delete(dir);
     }
 
     private static void sleep(long millis) {

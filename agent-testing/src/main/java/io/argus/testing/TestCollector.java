@@ -13,6 +13,8 @@ public final class TestCollector implements AutoCloseable {
 
     private final Collector collector;
     private final CollectorClient client;
+    /** The data folder made for this collector alone, deleted when it stops; null when the test chose one. */
+    private Path ownDataDir;
 
     private TestCollector(Collector collector) {
         this.collector = collector;
@@ -20,11 +22,15 @@ public final class TestCollector implements AutoCloseable {
     }
 
     public static TestCollector start() {
+        Path dataDir;
         try {
-            return start(Files.createTempDirectory("argus-test-collector"));
+            dataDir = Files.createTempDirectory("argus-test-collector");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        TestCollector collector = start(dataDir);
+        collector.ownDataDir = dataDir;
+        return collector;
     }
 
     public static TestCollector start(Path dataDir) {
@@ -61,5 +67,6 @@ public final class TestCollector implements AutoCloseable {
     @Override
     public void close() {
         collector.close();
+        TempFolders.delete(ownDataDir);
     }
 }
