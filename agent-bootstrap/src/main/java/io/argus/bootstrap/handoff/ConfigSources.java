@@ -19,6 +19,8 @@ public final class ConfigSources {
 
     private final Properties systemProperties;
     private final Map<String, String> environment;
+    /** Whether any variable starts with {@code ARGUS_}: most environments have none, and then no name is spelt. */
+    private final boolean environmentHasAgentSettings;
     private final Properties file;
     /** Why the file could not be read, for the core to report; null when it was read or is absent. */
     private final String fileProblem;
@@ -31,6 +33,7 @@ public final class ConfigSources {
                           String fileProblem) {
         this.systemProperties = systemProperties;
         this.environment = environment;
+        this.environmentHasAgentSettings = hasAgentSettings(environment);
         this.file = file;
         this.fileProblem = fileProblem;
     }
@@ -111,6 +114,9 @@ public final class ConfigSources {
      * {@code ARGUS_TRACING_SAMPLING_RATE}.
      */
     private String fromEnvironment(String key) {
+        if (!environmentHasAgentSettings) {
+            return null;
+        }
         String plain = envName(key, false);
         String value = environment.get(plain);
         if (value == null) {
@@ -120,6 +126,15 @@ public final class ConfigSources {
             }
         }
         return value;
+    }
+
+    private static boolean hasAgentSettings(Map<String, String> environment) {
+        for (String name : environment.keySet()) {
+            if (name.startsWith("ARGUS_")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static String envName(String key, boolean splitCamelCase) {
