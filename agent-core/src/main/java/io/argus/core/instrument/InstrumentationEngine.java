@@ -148,8 +148,10 @@ public final class InstrumentationEngine {
                          byte[] classFile, List<TypeProbe> applicable) throws Exception {
         if (applicable.isEmpty()) {
             EarlyCacheHits earlyHits = early;
-            if (redefined == null && earlyHits != null && earlyHits.takeMissed(loadKey(loader, className))) {
+            if (redefined == null && earlyHits != null && earlyHits.takeMissed(loadKey(loader, className))
+                    && !OwnerFieldsTransformer.hasFields(classFile)) {
                 // it waited for the engine at the gate for nothing: next time the gate lets it through at once
+                // (not a field owner: the gate sees it without its fields, so an entry for these bytes never matches)
                 cache.store(className, "", classFile, null, Collections.<String, byte[]>emptyMap());
             }
             return null;
