@@ -77,7 +77,7 @@ final class LoadedPlugins {
             }
             if (!plugin.name().equals(indexed.name)) {
                 AgentLog.error("plugin " + indexed.className + " calls itself " + plugin.name() + ", the index "
-                        + indexed.name + ": the agent's folder mixes builds; skipped", null);
+                        + indexed.name + ": the agent's folder mixes builds; skipped");
                 continue;
             }
             start(plugin);

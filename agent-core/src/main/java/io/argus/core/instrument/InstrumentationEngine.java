@@ -242,7 +242,9 @@ public final class InstrumentationEngine {
             String key = loadKey(type.getClassLoader(), internalName);
             String earlyProbes = early == null ? null : early.probesDefinedWith(key);
             if (earlyProbes != null) {
-                earlyChecked++;
+                if (!earlyProbes.isEmpty()) {
+                    earlyChecked++; // of the classes defined early with advice: the rest are looked for below
+                }
                 if (earlyProbes.equals(probeKey(index.probesFor(type)))) {
                     it.remove(); // defined early with the probes that apply: as if woven as it loaded
                 } else {
