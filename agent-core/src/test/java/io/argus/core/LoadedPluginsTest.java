@@ -6,10 +6,15 @@ import io.argus.core.config.AgentSettings;
 import io.argus.core.plugin.ArgusPlugin;
 import io.argus.core.plugin.Probes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,12 +55,18 @@ class LoadedPluginsTest {
         assertThat(loaded.started).containsExactly("second");
     }
 
+    /** An index without class names (or none): the plugins a loader's service files name, the switched-off left out. */
     @Test
-    void withoutClassNamesServiceLoaderFindsThem() throws IOException {
-        // this module declares no ArgusPlugin service: nothing found, and nothing fails
-        LoadedPlugins loaded = LoadedPlugins.load(settings(new Properties()), getClass().getClassLoader(),
-                index("plugin first\n"));
-        assertThat(loaded.started).isEmpty();
+    void withoutClassNamesServiceLoaderFindsThem(@TempDir Path folder) throws IOException {
+        Path services = Files.createDirectories(folder.resolve("META-INF/services"));
+        Files.write(services.resolve(ArgusPlugin.class.getName()),
+                (PREFIX + "First\n" + PREFIX + "Second\n").getBytes(StandardCharsets.UTF_8));
+        Properties system = new Properties();
+        system.setProperty("argus.plugin.second.enabled", "false");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {folder.toUri().toURL()}, getClass().getClassLoader())) {
+            assertThat(LoadedPlugins.load(settings(system), loader, index("plugin first\n")).started).containsExactly("first");
+            assertThat(LoadedPlugins.load(settings(system), loader, null).started).containsExactly("first");
+        }
     }
 
     private static AgentSettings settings(Properties system) {
@@ -66,27 +77,35 @@ class LoadedPluginsTest {
         return PluginIndex.parse("test", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
     }
 
-    public static final class First implements ArgusPlugin {
+    /** A plugin that names itself and probes one type. */
+    abstract static class NamedPlugin implements ArgusPlugin {
+        private final String name;
+
+        NamedPlugin(String name) {
+            this.name = name;
+        }
+
         @Override
         public String name() {
-            return "first";
+            return name;
         }
 
         @Override
         public void instrument(Probes probes) {
-            probes.type("com.example.First").advise(named("run"), "com.example.Advice");
+            probes.type("com.example." + Character.toUpperCase(name.charAt(0)) + name.substring(1))
+                    .advise(named("run"), "com.example.Advice");
         }
     }
 
-    public static final class Second implements ArgusPlugin {
-        @Override
-        public String name() {
-            return "second";
+    public static final class First extends NamedPlugin {
+        public First() {
+            super("first");
         }
+    }
 
-        @Override
-        public void instrument(Probes probes) {
-            probes.type("com.example.Second").advise(named("run"), "com.example.Advice");
+    public static final class Second extends NamedPlugin {
+        public Second() {
+            super("second");
         }
     }
 

@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 
+import static io.argus.core.instrument.ConstantPool.u2;
+
 /**
  * The part of a class file that says where a class sits in the hierarchy: its access flags, its super
  * class and its interfaces, as internal names. Read by skipping the constant pool, with no bytecode
@@ -83,7 +85,4 @@ final class TypeHeader {
         return new DataInputStream(new ByteArrayInputStream(b, utf8 + 1, length + 2)).readUTF();
     }
 
-    private static int u2(byte[] b, int p) {
-        return ConstantPool.u2(b, p);
-    }
 }
