@@ -46,12 +46,17 @@ public final class AgentMain {
         final StartGate gate;
         PluginIndex pluginIndex = null;
         StartupMode.Decision startup;
+        CoreStarter starter = null;
         try {
             home = AgentHome.locate(AgentMain.class);
             bridgeJar = home.bridgeJar();
             config = ConfigSources.load(home.directory());
             startup = lateAttach ? StartupMode.decideLateAttach() : StartupMode.decide(config);
             if (startup.mode == StartupMode.PARALLEL) {
+                if (!"false".equalsIgnoreCase(config.raw("argus.enabled"))) {
+                    // the core's loader and the bridge are made while this thread reads the index
+                    starter = CoreStarter.start(home, inst, bridgeJar);
+                }
                 ProbeIndexFiles.Result index = ProbeIndexFiles.read(home, config);
                 if (index.candidates == null) {
                     // without the index the gate cannot tell which classes to hold: keep the guarantee the slow way
@@ -63,42 +68,51 @@ public final class AgentMain {
                 gate = StartGate.notHolding();
             }
         } catch (Throwable t) {
+            if (starter != null) {
+                starter.cancel();
+            }
             failed(t);
             return;
         }
         if (startup.mode != StartupMode.PARALLEL && startup.mode != StartupMode.DEFERRED) {
+            if (starter != null) {
+                starter.cancel(); // it may be defining the bridge: begin here once it is done
+            }
             begin(new AgentHandoff(inst, args, home.directory(), bridgeJar, config, startup,
                     lateAttach, gate, null, t0, -1), home);
             return;
         }
+        if (starter == null) {
+            starter = CoreStarter.start(home, inst, null);
+        }
+        gate.startThread(starter.thread());
         if (startup.mode == StartupMode.PARALLEL) {
             inst.addTransformer(gate, true);
         }
-        final AgentHandoff handoff = new AgentHandoff(inst, args, home.directory(), bridgeJar, config,
-                startup, false, gate, pluginIndex, t0, System.nanoTime() - t0);
-        Thread starter = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                begin(handoff, home);
-            }
-        }, "argus-start");
-        starter.setDaemon(true);
-        gate.startThread(starter);
-        starter.start();
+        starter.hand(new AgentHandoff(inst, args, home.directory(), bridgeJar, config,
+                startup, false, gate, pluginIndex, t0, System.nanoTime() - t0));
     }
 
     private static void begin(AgentHandoff handoff, AgentHome home) {
         try {
-            ClassLoader loader = new AgentClassLoader(home.coreClassPath());
-            Method begin = Class.forName(CORE_ENTRY, true, loader).getMethod("begin", AgentHandoff.class);
-            begin.invoke(null, handoff);
+            begin(handoff, coreEntry(home));
         } catch (Throwable t) {
             handoff.gate().fail();
             failed(t);
         }
     }
 
-    private static void failed(Throwable t) {
+    static void begin(AgentHandoff handoff, Class<?> coreEntry) throws Exception {
+        Method begin = coreEntry.getMethod("begin", AgentHandoff.class);
+        begin.invoke(null, handoff);
+    }
+
+    /** The core's entry point in a new agent class loader: {@code io.argus.core.AgentStartup}. */
+    static Class<?> coreEntry(AgentHome home) throws Exception {
+        return Class.forName(CORE_ENTRY, true, new AgentClassLoader(home.coreClassPath()));
+    }
+
+    static void failed(Throwable t) {
         Throwable cause = t instanceof java.lang.reflect.InvocationTargetException ? t.getCause() : t;
         System.err.println("[argus] agent failed to start, the application runs without it: " + cause);
     }

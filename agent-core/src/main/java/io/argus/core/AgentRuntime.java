@@ -145,6 +145,7 @@ public final class AgentRuntime {
         final WovenClassCache classCache = build == null ? WovenClassCache.disabled()
                 : WovenClassCache.open(settings.classCacheDir, build, engine.describeProbes());
         engine.useCache(classCache);
+        ownerFields.useCache(classCache);
         engine.useEarlyHits(early);
         engine.prepare(inst);
         // before any trace can start: a trace that starts before this thread applies the after-gate probes

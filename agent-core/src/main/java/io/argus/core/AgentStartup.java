@@ -6,6 +6,8 @@ import io.argus.core.config.AgentConfig;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.instrument.ClassCacheKeys;
 
+import java.io.File;
+import java.lang.instrument.Instrumentation;
 import java.util.concurrent.Executor;
 
 /**
@@ -31,6 +33,19 @@ public final class AgentStartup {
     };
 
     private AgentStartup() {
+    }
+
+    /**
+     * Defines the bridge in the boot loader, on the start-up thread while premain still reads the plugins'
+     * index (the parallel start-up), so that the class cache can serve the start gate sooner on a restart.
+     * A failure is left to {@link #begin}: its own install tries again, and reports.
+     */
+    public static void prepare(Instrumentation inst, File bridgeJar) {
+        try {
+            BridgeInstaller.install(inst, bridgeJar);
+        } catch (Throwable t) {
+            AgentLog.debug("start-up: the bridge could not be defined beside premain (" + t + ")");
+        }
     }
 
     public static void begin(AgentHandoff handoff) {

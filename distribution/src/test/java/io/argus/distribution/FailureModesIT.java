@@ -5,6 +5,7 @@ import io.argus.testing.AgentApp;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -53,6 +54,45 @@ class FailureModesIT {
             app.awaitLine("agent failed to start", Duration.ofSeconds(30));
             assertThat(agentLines(app)).hasSize(1);
             assertThat(agentLines(app).get(0)).contains("agent failed to start").contains("argus-core.jar");
+        }
+    }
+
+    @Test
+    void anUnreadableIndexStartsTheAgentOnceOnMainAfterTheStartThreadIsDone() throws IOException {
+        Path copy = Files.createTempDirectory("argus-bad-index");
+        try {
+            copyTree(Paths.get(System.getProperty("argus.agent.dir")), copy);
+            // the start-up thread defines the bridge while premain reads this; premain then starts the agent itself
+            Files.write(copy.resolve("lib/probes"), "nonsense here\n".getBytes(StandardCharsets.UTF_8));
+            try (AgentApp app = app().agentDir(copy).withTestingApp().jvmArg("-Dawait.agent=true").start()) {
+                app.awaitLine("^DONE$", Duration.ofSeconds(30));
+                assertThat(app.output()).contains("CLASS io.argus.bridge.server.ServerCalls VISIBLE");
+                List<String> lines = agentLines(app);
+                assertThat(lines).filteredOn(l -> l.contains("cannot read the plugins' index")).singleElement()
+                        .asString().contains("'nonsense here'").contains("argus.startup.mode=premain instead");
+                assertThat(lines).filteredOn(l -> l.matches("\\[argus\\] Argus .* started .*")).singleElement()
+                        .asString().contains("startup=premain");
+                assertThat(lines).noneMatch(l -> l.contains("failed"));
+            }
+        } finally {
+            try (Stream<Path> files = Files.walk(copy)) {
+                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.collect(Collectors.toList())) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
         }
     }
 

@@ -39,21 +39,35 @@ final class FieldInjection {
     /**
      * The class file with the fields, or null to leave the class as it is.
      *
-     * @param superTypes finds whether the class is serializable, from its super types' class files
+     * @param serializable whether the class is serializable ({@link #isSerializable})
      */
-    byte[] inject(ClassLoader loader, String internalName, byte[] classFile, SuperTypeWalk superTypes) {
+    byte[] inject(String internalName, byte[] classFile, boolean serializable) {
         TypeHeader header = TypeHeader.read(classFile);
         if (header == null || header.isInterface()) {
             return null;
         }
         ClassReader reader = OpenedClassReader.of(classFile);
-        if (superTypes.isConcreteSubtype(loader, internalName, classFile, SERIALIZABLE) && !declaresSerialVersionUid(reader)) {
+        if (serializable && !declaresSerialVersionUid(reader)) {
             AgentLog.debug("no fields added to " + internalName + ": serializable without serialVersionUID");
             return null;
         }
         ClassWriter writer = new ClassWriter(reader, 0);
         reader.accept(new Injector(writer), 0);
         return writer.toByteArray();
+    }
+
+    /** Whether the class implements {@code Serializable}, from its super types' class files. */
+    static boolean isSerializable(ClassLoader loader, String internalName, byte[] classFile, SuperTypeWalk superTypes) {
+        return superTypes.isConcreteSubtype(loader, internalName, classFile, SERIALIZABLE);
+    }
+
+    /**
+     * What {@link #inject} makes of a class file depends on besides its bytes: the slots, and whether the
+     * class is serializable. The class cache keeps the result under it.
+     */
+    String describe(boolean serializable) {
+        return "fields o" + Arrays.toString(objectSlots) + " l" + Arrays.toString(longSlots)
+                + (serializable ? " serializable" : "");
     }
 
     private static boolean declaresSerialVersionUid(ClassReader reader) {

@@ -7,6 +7,7 @@ import io.argus.core.state.FieldRegistry;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,9 +23,14 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
 
     private final ClassLoader agentLoader;
     private final AtomicLong transformedClasses;
+    /** Appended to an owner's name in the class cache; its entry there is the class file with the fields. */
+    static final String FIELDS_ENTRY = "#fields";
+
     private final SuperTypeWalk superTypes = new SuperTypeWalk();
     /** By internal name; replaced, never changed, when owners are added. */
     private volatile Map<String, FieldInjection> injections = new HashMap<String, FieldInjection>();
+    /** The engine's class cache: a restart takes each owner's class file with its fields from it. */
+    private volatile WovenClassCache cache = WovenClassCache.disabled();
 
     private OwnerFieldsTransformer(ClassLoader agentLoader, AtomicLong transformedClasses) {
         this.agentLoader = agentLoader;
@@ -52,6 +58,11 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
         return transformer;
     }
 
+    /** The class cache the engine uses; set before the gate opens. */
+    public void useCache(WovenClassCache cache) {
+        this.cache = cache;
+    }
+
     /** Adds owners declared after start-up (a plugin whose manifest misses a field); later loads get them. */
     public synchronized void add(Instrumentation inst, Map<String, FieldRegistry.OwnerFields> owners) {
         ModuleReads.openJdkTargetsToBridge(inst, owners.keySet());
@@ -77,7 +88,7 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
             return null;
         }
         try {
-            byte[] injected = injection.inject(loader, className, classfileBuffer, superTypes);
+            byte[] injected = withFields(injection, loader, className, classfileBuffer);
             if (injected != null) {
                 transformedClasses.incrementAndGet();
                 if (AgentLog.isDebug()) {
@@ -92,12 +103,35 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
     }
 
     /**
+     * The class file with the fields, from the class cache when it kept them for exactly these bytes (and the
+     * same slots, and the same answer to "serializable?"), else made with ASM and kept.
+     */
+    private byte[] withFields(FieldInjection injection, ClassLoader loader, String className, byte[] classFile) {
+        boolean serializable = FieldInjection.isSerializable(loader, className, classFile, superTypes);
+        WovenClassCache kept = cache;
+        if (!kept.isEnabled()) {
+            return injection.inject(className, classFile, serializable);
+        }
+        // a name no class has, so that the start gate's early look-up never takes this for the woven class
+        String entryName = className + FIELDS_ENTRY;
+        String described = injection.describe(serializable);
+        WovenClassCache.Entry entry = kept.find(entryName, described, classFile);
+        if (entry != null) {
+            return entry.output;
+        }
+        byte[] injected = injection.inject(className, classFile, serializable);
+        kept.store(entryName, described, classFile, injected, Collections.<String, byte[]>emptyMap());
+        return injected;
+    }
+
+    /**
      * Runs one injection on a class of the agent's own, result dropped: the code it needs is loaded on the
      * start-up thread, not while the application defines its first owner class (often on its first request).
+     * Not with a warm class cache: then the owner classes' fields most likely come from it, and ASM is not needed.
      */
     public void warmUp() {
         Map<String, FieldInjection> current = injections;
-        if (!current.isEmpty()) {
+        if (!current.isEmpty() && !cache.isWarm()) {
             try {
                 warmUp(current.values().iterator().next());
             } catch (Throwable t) {
@@ -110,7 +144,7 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
         String name = WarmUp.class.getName().replace('.', '/');
         byte[] classFile = ClassFiles.read(agentLoader, name + ".class");
         if (classFile != null) {
-            anyOwner.inject(agentLoader, name, classFile, superTypes);
+            anyOwner.inject(name, classFile, FieldInjection.isSerializable(agentLoader, name, classFile, superTypes));
         }
     }
 

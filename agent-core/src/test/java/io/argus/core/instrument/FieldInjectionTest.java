@@ -45,7 +45,8 @@ class FieldInjectionTest {
     private byte[] injected(Class<?> type) {
         byte[] original = ClassFiles.read(type.getClassLoader(), ClassFiles.resourceName(type.getName()));
         byte[] injected = new FieldInjection(registry.owners().get(type.getName()))
-                .inject(type.getClassLoader(), type.getName().replace('.', '/'), original, new SuperTypeWalk());
+                .inject(type.getName().replace('.', '/'), original, FieldInjection.isSerializable(type.getClassLoader(),
+                        type.getName().replace('.', '/'), original, new SuperTypeWalk()));
         return injected == null ? original : injected;
     }
 

@@ -5,7 +5,9 @@ import io.argus.core.plugin.Probes;
 import io.argus.core.state.FieldRegistry;
 import net.bytebuddy.dynamic.loading.ByteArrayClassLoader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,14 +27,17 @@ class OwnerFieldsTransformerTest {
 
     private static final String EXCHANGE = Exchange.class.getName().replace('.', '/');
 
-    private final OwnerFieldsTransformer transformer;
+    private final OwnerFieldsTransformer transformer = ownerFields();
 
-    OwnerFieldsTransformerTest() {
+    @TempDir
+    File dir;
+
+    private static OwnerFieldsTransformer ownerFields() {
         FieldRegistry registry = new FieldRegistry(new AtomicLong());
         Probes probes = new Probes("test", null);
         probes.field(Exchange.class.getName(), "owners.span").longField(Exchange.class.getName(), "owners.start");
         registry.declare(probes.fields());
-        transformer = OwnerFieldsTransformer.forTest(new ClassLoader(null) {
+        return OwnerFieldsTransformer.forTest(new ClassLoader(null) {
         }, registry.owners());
     }
 
@@ -61,5 +66,30 @@ class OwnerFieldsTransformerTest {
                 .as("loaded before the agent: a retransformation cannot add fields").isNull();
         assertThat(transformer.transform(app, Unrelated.class.getName().replace('.', '/'), null, null,
                 classFile(Unrelated.class))).isNull();
+    }
+
+    @Test
+    void aRestartTakesTheFieldsFromTheClassCacheAndTheGatesEarlyLookUpNeverDoes() {
+        ClassLoader app = getClass().getClassLoader();
+        File root = new File(dir, "cache");
+        WovenClassCache first = WovenClassCache.open(root, "build", "probes");
+        transformer.useCache(first);
+        byte[] made = transformer.transform(app, EXCHANGE, null, null, classFile(Exchange.class));
+        assertThat(made).isNotNull();
+        assertThat(first.stored()).isEqualTo(1);
+        first.rememberConfiguration("configuration");
+
+        WovenClassCache restarted = WovenClassCache.open(root, "build", "probes");
+        assertThat(restarted.isWarm()).isTrue();
+        OwnerFieldsTransformer next = ownerFields();
+        next.useCache(restarted);
+        assertThat(next.transform(app, EXCHANGE, null, null, classFile(Exchange.class))).isEqualTo(made);
+        assertThat(restarted.hits()).as("taken from the cache, not made again").isEqualTo(1);
+        assertThat(restarted.stored()).isZero();
+
+        WovenClassCache early = WovenClassCache.openEarly(root, "build", "configuration");
+        assertThat(early.isEnabled()).isTrue();
+        assertThat(early.findAnyProbes(EXCHANGE, classFile(Exchange.class)))
+                .as("the fields alone are not the class's woven form: the gate must not define it from them").isNull();
     }
 }
