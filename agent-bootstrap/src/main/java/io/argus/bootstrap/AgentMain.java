@@ -12,9 +12,10 @@ import java.lang.reflect.Method;
 
 /**
  * Entry point of {@code -javaagent:argus-agent.jar}. It reads the configuration's sources and decides the
- * start-up mode ({@link StartupMode}). By default ({@code parallel}) it registers the start gate, which
- * holds any class a probe applies to until the engine is ready, starts the start-up thread and returns:
- * that thread creates the isolated class loader and hands over to the agent core inside it. With
+ * start-up mode ({@link StartupMode}). By default ({@code parallel}) it starts the start-up thread
+ * ({@link CoreStarter}), which creates the isolated class loader and defines the bridge while this one reads
+ * the plugins' index, then registers the start gate, which holds any class a probe applies to until the
+ * engine is ready, hands over to that thread and returns. With
  * {@code premain}, and on a late attach, all of it runs here. Whatever goes wrong, the application starts
  * anyway: one line goes to stderr and the agent stays out of the way.
  */
