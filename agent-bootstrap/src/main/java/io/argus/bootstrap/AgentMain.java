@@ -54,7 +54,7 @@ public final class AgentMain {
             config = ConfigSources.load(home.directory());
             startup = lateAttach ? StartupMode.decideLateAttach() : StartupMode.decide(config);
             if (startup.mode == StartupMode.PARALLEL) {
-                if (!"false".equalsIgnoreCase(config.raw("argus.enabled"))) {
+                if (isEnabled(config.raw("argus.enabled"))) {
                     // the core's loader and the bridge are made while this thread reads the index
                     starter = CoreStarter.start(home, inst, bridgeJar);
                 }
@@ -121,9 +121,11 @@ public final class AgentMain {
     /** {@code -Dargus.enabled=false} or {@code ARGUS_ENABLED=false} leaves the JVM untouched. */
     static boolean isEnabled() {
         String value = System.getProperty("argus.enabled");
-        if (value == null) {
-            value = System.getenv("ARGUS_ENABLED");
-        }
+        return isEnabled(value != null ? value : System.getenv("ARGUS_ENABLED"));
+    }
+
+    /** Whether a value of {@code argus.enabled} (null when unset) leaves the agent on. */
+    private static boolean isEnabled(String value) {
         return value == null || !value.trim().equalsIgnoreCase("false");
     }
 }

@@ -38,13 +38,14 @@ public final class AgentStartup {
     /**
      * Defines the bridge in the boot loader, on the start-up thread while premain still reads the plugins'
      * index (the parallel start-up), so that the class cache can serve the start gate sooner on a restart.
-     * A failure is left to {@link #begin}: its own install tries again, and reports.
+     * A failure is left to {@link #begin}: its own install tries again, and reports (the log level is not
+     * known yet here).
      */
     public static void prepare(Instrumentation inst, File bridgeJar) {
         try {
             BridgeInstaller.install(inst, bridgeJar);
         } catch (Throwable t) {
-            AgentLog.debug("start-up: the bridge could not be defined beside premain (" + t + ")");
+            // begin's install reports it
         }
     }
 

@@ -7,13 +7,13 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Removes the temporary folders the test fixtures make, once the fixture that made one stops. */
-final class TempFolders {
+public final class TempFolders {
 
     private TempFolders() {
     }
 
     /** Deletes {@code root} and everything under it; what cannot be deleted stays behind. */
-    static void delete(Path root) {
+    public static void delete(Path root) {
         if (root == null) {
             return;
         }

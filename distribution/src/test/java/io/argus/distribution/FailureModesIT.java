@@ -2,6 +2,7 @@ package io.argus.distribution;
 
 import io.argus.distribution.apps.ClassVisibilityApp;
 import io.argus.testing.AgentApp;
+import io.argus.testing.TempFolders;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -54,6 +55,8 @@ class FailureModesIT {
             app.awaitLine("agent failed to start", Duration.ofSeconds(30));
             assertThat(agentLines(app)).hasSize(1);
             assertThat(agentLines(app).get(0)).contains("agent failed to start").contains("argus-core.jar");
+        } finally {
+            TempFolders.delete(broken);
         }
     }
 
@@ -75,11 +78,7 @@ class FailureModesIT {
                 assertThat(lines).noneMatch(l -> l.contains("failed"));
             }
         } finally {
-            try (Stream<Path> files = Files.walk(copy)) {
-                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
-                    Files.delete(file);
-                }
-            }
+            TempFolders.delete(copy);
         }
     }
 

@@ -21,11 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OwnerFieldsTransformer implements ClassFileTransformer {
 
-    private final ClassLoader agentLoader;
-    private final AtomicLong transformedClasses;
     /** Appended to an owner's name in the class cache; its entry there is the class file with the fields. */
     static final String FIELDS_ENTRY = "#fields";
 
+    private final ClassLoader agentLoader;
+    private final AtomicLong transformedClasses;
     private final SuperTypeWalk superTypes = new SuperTypeWalk();
     /** By internal name; replaced, never changed, when owners are added. */
     private volatile Map<String, FieldInjection> injections = new HashMap<String, FieldInjection>();

@@ -84,5 +84,4 @@ final class TypeHeader {
         int length = u2(b, utf8 + 1);
         return new DataInputStream(new ByteArrayInputStream(b, utf8 + 1, length + 2)).readUTF();
     }
-
 }
