@@ -3,25 +3,9 @@ package io.argus.core;
 import io.argus.bootstrap.handoff.PluginIndex;
 import io.argus.bootstrap.handoff.StartGate;
 import io.argus.bootstrap.handoff.StartupMode;
-import io.argus.bridge.AdviceErrors;
 import io.argus.bridge.AgentStatus;
-import io.argus.bridge.client.ClientCalls;
 import io.argus.bridge.context.TraceContext;
-import io.argus.bridge.db.DatabaseCalls;
-import io.argus.bridge.job.JobCalls;
-import io.argus.bridge.messaging.MessagingCalls;
-import io.argus.bridge.rpc.RpcCalls;
-import io.argus.bridge.server.ServerCalls;
-import io.argus.core.client.ClientRecorder;
-import io.argus.core.db.DatabaseRecorder;
-import io.argus.core.messaging.MessagingRecorder;
-import io.argus.core.rpc.RpcRecorder;
-import io.argus.core.db.StatementTracker;
-import io.argus.core.job.JobRecorder;
-import io.argus.core.server.RouteNormalizer;
-import io.argus.core.server.ServerRecorder;
 import io.argus.core.state.FieldRegistry;
-import io.argus.core.trace.ContextRecorder;
 import io.argus.core.config.AgentSettings;
 import io.argus.core.export.Exporter;
 import io.argus.core.export.SpanQueue;
@@ -33,7 +17,6 @@ import io.argus.core.instrument.WovenClassCache;
 import io.argus.core.instrument.AgentTransformer;
 import io.argus.core.instrument.OwnerFieldsTransformer;
 import io.argus.core.plugin.GaugeSource;
-import io.argus.core.metrics.CallMetricsTable;
 import io.argus.core.plugin.TypeProbe;
 import io.argus.core.trace.Sampler;
 import io.argus.core.trace.Tracer;
@@ -100,7 +83,7 @@ public final class AgentRuntime {
         }
     }
 
-    private void startUp(AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
+    private void startUp(final AgentSettings settings, StartupMode mode, long startNanos, Executor threadLauncher) {
         String version = version();
         // beside the plugins' loading, when the gate may hold a class for the engine (the parallel start-up
         // with some probe enabled); else after the gate opens, and only if there is a probe
@@ -111,12 +94,24 @@ public final class AgentRuntime {
         if (warmUpEarly) {
             EarlyWarmUp.start(inst, agentLoader);
         }
+        // the index's fields before the plugins': the same slots on every start, and the class cache can serve
+        // an owner class with its fields before any plugin is loaded
+        if (pluginIndex != null) {
+            fields.declare(LoadedPlugins.indexedFields(pluginIndex, settings));
+        }
+        final OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners(settings),
+                transformedClasses);
         // a restart: what the class cache holds is defined at once, while the plugins load
         final WovenClassCache earlyView = gateRegistered && gate.holdsAny() && cacheWarm
                 ? WovenClassCache.openEarly(settings.classCacheDir, build, configurationKey) : WovenClassCache.disabled();
         EarlyCacheHits early = null;
         if (earlyView.isEnabled()) {
             early = new EarlyCacheHits(earlyView, agentLoader, inst);
+            ownerFields.useCache(earlyView);
+            early.addFields(ownerFields);
+            if (pluginIndex != null) {
+                early.serveJdkTypes(inst, LoadedPlugins.indexedJdkTypes(pluginIndex, settings));
+            }
             AgentStatus.definesClassesEarly(Thread.currentThread());
             gate.serveEarly(early);
             if (AgentLog.isDebug()) {
@@ -129,22 +124,44 @@ public final class AgentRuntime {
             AgentLog.warn("argus.exporter.blockWhenFull=true: application threads wait for room in the span queue"
                     + " instead of dropping spans (for benchmarks only)");
         }
-        CallMetricsTable serverMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
-        CallMetricsTable clientMetrics = CallMetricsTable.forHttp(settings.maxMetricTargets);
-        CallMetricsTable dbMetrics = new CallMetricsTable(settings.maxMetricTargets);
-        CallMetricsTable jobMetrics = new CallMetricsTable(settings.maxMetricTargets);
         Tracer tracer = new Tracer(new Sampler(settings.samplingRate), queue, settings.honorInboundSampling);
+        Recorders recorders = Recorders.install(settings, tracer, counters);
+
+        // a restart that the class cache serves whole (the JDK's executors included) observes from here on; the
+        // engine (the plugins, ByteBuddy) is put off until a core is spare, a class misses the cache, or the deadline
+        Exporter exporter = null;
+        boolean deferEngine = early != null && settings.engineMaxDelayMillis > 0 && pluginIndex != null
+                && early.retransformAfterGateTypes(inst, LoadedPlugins.indexedAfterGateTypes(pluginIndex, settings));
+        if (deferEngine) {
+            long observingSince = System.currentTimeMillis();
+            AgentStatus.observingSince(observingSince);
+            exporter = startExporter(settings, mode, version, queue, recorders, observingSince, threadLauncher);
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("start-up: observing after " + (System.nanoTime() - startNanos) / 1_000_000
+                        + " ms, the class cache serving every probed class; the engine waits");
+            }
+            long waited = SpareCpuGate.await(settings.engineMaxDelayMillis, new SpareCpuGate.Pause() {
+                @Override
+                public boolean pause(long millis) throws InterruptedException {
+                    return gate.awaitDemand(millis);
+                }
+            });
+            if (AgentLog.isDebug()) {
+                AgentLog.debug("start-up: the engine waited " + waited + " ms"
+                        + (gate.isDemanded() ? ", until a class missed the class cache" : ""));
+            }
+        }
 
         LoadedPlugins plugins = LoadedPlugins.load(settings, agentLoader, pluginIndex);
         List<TypeProbe> probes = plugins.probes;
-        fields.declare(plugins.fields);
-        Map<String, FieldRegistry.OwnerFields> owners = settings.ownerFields
-                ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
-        OwnerFieldsTransformer ownerFields = OwnerFieldsTransformer.create(inst, agentLoader, owners, transformedClasses);
+        if (!fields.declare(plugins.fields).isEmpty() && settings.ownerFields) {
+            ownerFields.add(inst, fields.owners()); // declared by a plugin, not by the index: from now on
+        }
         final InstrumentationEngine engine = new InstrumentationEngine(probes, agentLoader, transformedClasses);
         final WovenClassCache classCache = build == null ? WovenClassCache.disabled()
                 : WovenClassCache.open(settings.classCacheDir, build, engine.describeProbes());
         engine.useCache(classCache);
+        engine.useOwnerClasses(ownerFields.ownerClasses());
         ownerFields.useCache(classCache);
         engine.useEarlyHits(early);
         engine.prepare(inst);
@@ -164,18 +181,6 @@ public final class AgentRuntime {
             }
         };
         tracer.onFirstTrace(applyAfterGate);
-        AdviceErrors.install(new AdviceErrorLog(counters));
-        ServerCalls.install(new ServerRecorder(tracer, serverMetrics, new RouteNormalizer(settings.normalizeRoutes)));
-        ClientCalls.install(new ClientRecorder(tracer, clientMetrics));
-        DatabaseCalls.install(new DatabaseRecorder(tracer, dbMetrics, new StatementTracker(counters)));
-        TraceContext.install(new ContextRecorder(tracer));
-        CallMetricsTable producedMetrics = new CallMetricsTable(settings.maxMetricTargets);
-        CallMetricsTable consumedMetrics = new CallMetricsTable(settings.maxMetricTargets);
-        MessagingCalls.install(new MessagingRecorder(tracer, producedMetrics, consumedMetrics));
-        CallMetricsTable rpcServerMetrics = new CallMetricsTable(settings.maxMetricTargets);
-        CallMetricsTable rpcClientMetrics = new CallMetricsTable(settings.maxMetricTargets);
-        RpcCalls.install(new RpcRecorder(tracer, rpcServerMetrics, rpcClientMetrics));
-        JobCalls.install(new JobRecorder(tracer, jobMetrics));
 
         // from here on every class goes through the engine; classes the gate held go on. What is left of the
         // start-up runs beside the application
@@ -183,7 +188,9 @@ public final class AgentRuntime {
         if (!gateRegistered) {
             inst.addTransformer(gate, true);
         }
-        AgentStatus.observingSince(gate.openedAtMillis());
+        if (!deferEngine) {
+            AgentStatus.observingSince(gate.openedAtMillis());
+        }
         if (tracer.hasStartedTracing()) {
             applyAfterGate.run(); // a trace started before the gate opened (an application that calls the bridge)
         }
@@ -200,16 +207,13 @@ public final class AgentRuntime {
         // the after-gate probes too, at every rate, 0% included: else a sampled caller's first request waits for
         // their retransformations on its own thread (12-16 ms on the sample service's first traced request)
         engine.retransformLoaded();
-        // spans recorded until now wait in the queue
-        final Exporter exporter = new Exporter(settings, queue, serverMetrics, clientMetrics, dbMetrics, counters,
-                version);
-        exporter.addMessagingMetrics(producedMetrics, consumedMetrics);
-        exporter.addRpcMetrics(rpcServerMetrics, rpcClientMetrics);
-        exporter.addCallMetrics(Exporter.JOB_METRICS_KIND, jobMetrics);
+        if (exporter == null) {
+            // spans recorded until now wait in the queue
+            exporter = startExporter(settings, mode, version, queue, recorders, gate.openedAtMillis(), threadLauncher);
+        }
         for (GaugeSource gauge : plugins.gauges) {
             exporter.addGaugeSource(gauge);
         }
-        exporter.startedObserving(mode.settingValue(), gate.openedAtMillis());
         exporter.addGaugeSource(new GaugeSource() {
             @Override
             public void sample(GaugeSink sink) {
@@ -218,18 +222,6 @@ public final class AgentRuntime {
                 sink.gauge("agent.classes.fromCacheBeforeReady", earlyView.hits());
             }
         });
-        threadLauncher.execute(new Runnable() {
-            @Override
-            public void run() {
-                exporter.start();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-            @Override
-            public void run() {
-                exporter.shutdown(SHUTDOWN_FLUSH_MILLIS);
-            }
-        }, "argus-shutdown"));
 
         classCache.rememberConfiguration(configurationKey);
         classCache.alsoUsed(earlyView);
@@ -246,6 +238,34 @@ public final class AgentRuntime {
                     + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms; " + gate.heldClasses()
                     + " classes waited for the engine, " + gate.heldNanos() / 1_000_000 + " ms in all");
         }
+    }
+
+    private Map<String, FieldRegistry.OwnerFields> owners(AgentSettings settings) {
+        return settings.ownerFields ? fields.owners() : Collections.<String, FieldRegistry.OwnerFields>emptyMap();
+    }
+
+    /** The exporter, started: spans recorded until now wait in the queue. */
+    private Exporter startExporter(AgentSettings settings, StartupMode mode, String version, SpanQueue queue,
+                                   Recorders recorders, long observingSinceMillis, Executor threadLauncher) {
+        final Exporter exporter = new Exporter(settings, queue, recorders.serverMetrics, recorders.clientMetrics,
+                recorders.dbMetrics, counters, version);
+        exporter.addMessagingMetrics(recorders.producedMetrics, recorders.consumedMetrics);
+        exporter.addRpcMetrics(recorders.rpcServerMetrics, recorders.rpcClientMetrics);
+        exporter.addCallMetrics(Exporter.JOB_METRICS_KIND, recorders.jobMetrics);
+        exporter.startedObserving(mode.settingValue(), observingSinceMillis);
+        threadLauncher.execute(new Runnable() {
+            @Override
+            public void run() {
+                exporter.start();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                exporter.shutdown(SHUTDOWN_FLUSH_MILLIS);
+            }
+        }, "argus-shutdown"));
+        return exporter;
     }
 
     static String version() {

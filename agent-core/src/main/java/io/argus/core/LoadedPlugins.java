@@ -12,9 +12,11 @@ import io.argus.core.plugin.TypeProbe;
 
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * The plugins the settings leave on, started, with what they declared. They are found by the class names
@@ -59,6 +61,49 @@ final class LoadedPlugins {
             loaded.byServiceLoader(loader);
         }
         return loaded;
+    }
+
+    /**
+     * The fields the plugins the settings leave on declare, as the index lists them, in its order: what the
+     * start-up declares before any plugin is loaded, so that a restart can add them to classes the class cache
+     * serves early. Loading the plugins later should add none.
+     */
+    static List<FieldDeclaration> indexedFields(PluginIndex index, AgentSettings settings) {
+        List<FieldDeclaration> declared = new ArrayList<FieldDeclaration>();
+        for (PluginIndex.Plugin plugin : index.plugins()) {
+            if (settings.pluginEnabled(plugin.name)) {
+                for (PluginIndex.Field field : plugin.fields) {
+                    declared.add(new FieldDeclaration(field.owner, field.name, field.isLong));
+                }
+            }
+        }
+        return declared;
+    }
+
+    /** The after-gate types (the JDK's executors) of the plugins the settings leave on, as the index lists them. */
+    static Set<String> indexedAfterGateTypes(PluginIndex index, AgentSettings settings) {
+        Set<String> types = new LinkedHashSet<String>();
+        for (PluginIndex.Plugin plugin : index.plugins()) {
+            if (settings.pluginEnabled(plugin.name)) {
+                types.addAll(plugin.afterGateTypes);
+            }
+        }
+        return types;
+    }
+
+    /** The JDK's probed types (not the after-gate ones) of the plugins the settings leave on, as the index lists them. */
+    static Set<String> indexedJdkTypes(PluginIndex index, AgentSettings settings) {
+        Set<String> types = new LinkedHashSet<String>();
+        for (PluginIndex.Plugin plugin : index.plugins()) {
+            if (settings.pluginEnabled(plugin.name)) {
+                for (String type : plugin.types) {
+                    if (FieldDeclaration.isJdkClass(type)) {
+                        types.add(type);
+                    }
+                }
+            }
+        }
+        return types;
     }
 
     private void byName(PluginIndex index, ClassLoader loader) {

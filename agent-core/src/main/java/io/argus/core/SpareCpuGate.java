@@ -28,11 +28,30 @@ final class SpareCpuGate {
     private static final Path MACHINE = Paths.get("/proc/stat");
     private static final Path SELF = Paths.get("/proc/self/stat");
 
+    /** How the gate passes a window: asleep, or until something ends the wait early. */
+    interface Pause {
+        /** Pauses up to {@code millis}; true when the wait is to end at once. */
+        boolean pause(long millis) throws InterruptedException;
+    }
+
+    private static final Pause SLEEP = new Pause() {
+        @Override
+        public boolean pause(long millis) throws InterruptedException {
+            Thread.sleep(millis);
+            return false;
+        }
+    };
+
     private SpareCpuGate() {
     }
 
     /** Waits for a spare core, at most {@code maxWaitMillis}; returns the milliseconds it waited. */
     static long await(long maxWaitMillis) {
+        return await(maxWaitMillis, SLEEP);
+    }
+
+    /** As {@link #await(long)}, each window passed with {@code pause}, which can end the wait early. */
+    static long await(long maxWaitMillis, Pause pause) {
         long start = System.nanoTime();
         if (maxWaitMillis <= 0) {
             return 0;
@@ -49,7 +68,9 @@ final class SpareCpuGate {
                     AgentLog.debug("start-up: no spare core within " + maxWaitMillis + " ms; starting anyway");
                     return waited;
                 }
-                Thread.sleep(Math.min(WINDOW_MILLIS, maxWaitMillis - waited));
+                if (pause.pause(Math.min(WINDOW_MILLIS, maxWaitMillis - waited))) {
+                    return (System.nanoTime() - start) / 1_000_000;
+                }
                 long[] machineNow = machineTicks(read(MACHINE));
                 long selfNow = processTicks(read(SELF));
                 long now = System.nanoTime();

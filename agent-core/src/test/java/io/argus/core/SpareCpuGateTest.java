@@ -36,6 +36,15 @@ class SpareCpuGateTest {
 
     @Test
     @EnabledOnOs(OS.LINUX)
+    void aPauseThatEndsTheWaitOpensTheGateAtOnce() {
+        java.util.concurrent.atomic.AtomicInteger pauses = new java.util.concurrent.atomic.AtomicInteger();
+        long waited = SpareCpuGate.await(60_000, millis -> pauses.incrementAndGet() == 2);
+        assertThat(pauses.get()).as("the second pause ended it").isEqualTo(2);
+        assertThat(waited).isLessThan(10_000);
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
     void opensOnAnIdleMachineAndGivesUpAtTheDeadlineOnABusyOne() throws Exception {
         assertThat(SpareCpuGate.await(0)).as("0 does not wait").isZero();
         int cores = Runtime.getRuntime().availableProcessors();

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>On a restart, the engine can hand the gate its class cache before it is ready ({@link #serveEarly}): a
  * candidate whose woven form is kept there is defined from it at once instead of waiting. Its advice then
- * waits, if it runs that soon, until the agent is ready (the bridge's {@code AgentStatus.awaitSettled}).
+ * waits, if it runs that soon, until the agent is ready (the bridge's {@code AgentStatus.awaitSettled}). A
+ * candidate that must wait for the engine says so ({@link #awaitDemand}): the start-up thread, which may be
+ * putting the engine off while the cache serves every class, then builds it at once.
  *
  * <p>The wait is bounded ({@value #MAX_HOLD_SECONDS} s): past it the class goes through as it is, a line
  * says so, and the engine instruments it once it is ready (a retransformation). The agent's own start-up
@@ -30,9 +32,11 @@ public final class StartGate implements ClassFileTransformer {
 
     /** Null: holds nothing (the engine is ready, or a start-up mode that does not hold). */
     private final ProbeCandidates candidates;
-    /** Notified when the engine is ready or has failed, or the class cache arrives. */
+    /** Notified when the engine is ready or has failed, the class cache arrives, or a class waits for the engine. */
     private final Object changes = new Object();
     private volatile boolean failed;
+    /** A candidate has waited for the engine: the class cache could not serve it. */
+    private volatile boolean demanded;
     private volatile ClassFileTransformer engine;
     /** The class cache, before the engine is ready: null (a miss) or the class to define; its input for "as it is". */
     private volatile ClassFileTransformer early;
@@ -113,6 +117,38 @@ public final class StartGate implements ClassFileTransformer {
         }
     }
 
+    /**
+     * Waits, at most {@code millis}, until a class waits for the engine (at once if one has): true then, false
+     * when the time is up. For the start-up thread, while it puts the engine off.
+     */
+    public boolean awaitDemand(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        synchronized (changes) {
+            while (!demanded) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(changes, left);
+            }
+            return true;
+        }
+    }
+
+    /** Whether a class has waited for the engine. */
+    public boolean isDemanded() {
+        return demanded;
+    }
+
+    private void demand() {
+        if (!demanded) {
+            synchronized (changes) {
+                demanded = true;
+                changes.notifyAll();
+            }
+        }
+    }
+
     /** Whether it holds any class at all: some enabled plugin has probes (false for a gate made not holding). */
     public boolean holdsAny() {
         return candidates != null && !candidates.isEmpty();
@@ -173,6 +209,9 @@ public final class StartGate implements ClassFileTransformer {
                     }
                     return kept == classfileBuffer ? null : kept;
                 }
+            }
+            if (triedCache) {
+                demand(); // the class cache missed it: only the engine can define it
             }
             settled = awaitChange(deadline, triedCache);
             if (settled || early == null || triedCache) {

@@ -150,6 +150,34 @@ class StartGateTest {
     }
 
     @Test
+    void aClassTheCacheMissesAsksForTheEngineAtOnce() throws Exception {
+        StartGate gate = StartGate.holding(ProbeCandidates.builder().type("com.example.Server").type("com.example.Other").build());
+        gate.serveEarly(CACHE);
+        gate.transform(getClass().getClassLoader(), "com/example/Server", null, null, CLASS_FILE);
+        assertThat(gate.awaitDemand(50)).as("a class the cache served asks for nothing").isFalse();
+
+        CountDownLatch loading = new CountDownLatch(1);
+        CompletableFuture<byte[]> load = loadAsync(gate, "com/example/Other", loading);
+        loading.await();
+        assertThat(gate.awaitDemand(10_000)).as("the one it missed does").isTrue();
+        assertThat(gate.isDemanded()).isTrue();
+        assertThat(load).isNotDone();
+        gate.open(ENGINE);
+        assertThat(load.get(10, TimeUnit.SECONDS)).isEqualTo(WOVEN);
+    }
+
+    @Test
+    void aClassWaitingForTheCacheToArriveAsksForNoEngine() throws Exception {
+        CountDownLatch loading = new CountDownLatch(1);
+        CompletableFuture<byte[]> load = loadAsync(gate, "com/example/Server", loading);
+        loading.await();
+        assertThat(gate.awaitDemand(100)).as("the cache may serve it yet").isFalse();
+        gate.serveEarly(CACHE);
+        assertThat(load.get(10, TimeUnit.SECONDS)).isEqualTo(KEPT);
+        assertThat(gate.isDemanded()).isFalse();
+    }
+
+    @Test
     void aFailedEngineStopsTheCacheServing() throws Exception {
         gate.serveEarly(CACHE);
         gate.fail();

@@ -45,6 +45,11 @@ public final class AgentSettings {
     public final int startThreadNiceness;
     /** Deferred start-up: how long the agent's start-up waits for a spare CPU core; 0 starts at once. */
     public final long startupMaxDelayMillis;
+    /**
+     * On a restart the class cache serves whole: how long the engine (the plugins and ByteBuddy) may be put off
+     * while the application starts; 0 builds it at once.
+     */
+    public final long engineMaxDelayMillis;
     /** Whether owner classes get real fields at all; false keeps every plugin's state in the agent's map. */
     public final boolean ownerFields;
     public final boolean honorInboundSampling;
@@ -76,6 +81,7 @@ public final class AgentSettings {
         this.blockWhenFull = config.getBoolean("argus.exporter.blockWhenFull", false);
         this.startThreadNiceness = config.getInt("argus.startup.niceness", 10, 0, 19);
         this.startupMaxDelayMillis = config.getDurationMillis("argus.startup.maxDelay", 10_000, 0, 600_000);
+        this.engineMaxDelayMillis = config.getDurationMillis("argus.startup.engineMaxDelay", 10_000, 0, 600_000);
         this.ownerFields = config.getBoolean("argus.state.ownerFields", true);
         this.honorInboundSampling = config.getBoolean("argus.tracing.honorInboundSampling", true);
         this.normalizeRoutes = config.getBoolean("argus.http.normalizeRoutes", true);

@@ -45,6 +45,7 @@ public final class InstrumentationEngine {
     private boolean weaverFailed;
     private HelperInjector helpers;
     private volatile WovenClassCache cache = WovenClassCache.disabled();
+    private volatile Set<String> ownerClasses = Collections.emptySet();
     /** Each probe's place in {@link #probes}: how the class cache names the probes that apply to a class. */
     private final Map<TypeProbe, Integer> probeNumbers = new IdentityHashMap<TypeProbe, Integer>();
     private Instrumentation instrumentation;
@@ -86,6 +87,14 @@ public final class InstrumentationEngine {
      */
     public void useEarlyHits(EarlyCacheHits hits) {
         this.early = hits;
+    }
+
+    /**
+     * The owner classes (internal names), which the start gate holds for their fields: each one no probe applies
+     * to is kept in the class cache as it is, as are the classes a name hint lets in. Set before {@link #prepare}.
+     */
+    public void useOwnerClasses(Set<String> internalNames) {
+        this.ownerClasses = new HashSet<String>(internalNames);
     }
 
     /** Woven classes kept between runs; set before {@link #prepare}. */
@@ -147,12 +156,8 @@ public final class InstrumentationEngine {
     private byte[] weave(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain,
                          byte[] classFile, List<TypeProbe> applicable) throws Exception {
         if (applicable.isEmpty()) {
-            EarlyCacheHits earlyHits = early;
-            if (redefined == null && earlyHits != null && earlyHits.takeMissed(loadKey(loader, className))
-                    && !OwnerFieldsTransformer.hasFields(classFile)) {
-                // it waited for the engine at the gate for nothing: next time the gate lets it through at once
-                // (not a field owner: the gate sees it without its fields, so an entry for these bytes never matches)
-                cache.store(className, "", classFile, null, Collections.<String, byte[]>emptyMap());
+            if (redefined == null) {
+                cache.keepUnchanged(className, classFile); // a name hint let it in, as it lets it in at the gate
             }
             return null;
         }
@@ -234,13 +239,18 @@ public final class InstrumentationEngine {
         for (java.util.Iterator<Class<?>> it = loaded.iterator(); it.hasNext(); ) {
             Class<?> type = it.next();
             String internalName = type.getName().replace('.', '/');
-            if (afterGateIndex != null && afterGateIndex.isCandidate(type.getClassLoader(), internalName)
-                    && afterGateIndex.matchesLoaded(type)) {
-                afterGateClasses++; // its after-gate probes are new, however it was woven before
-                continue;
-            }
             String key = loadKey(type.getClassLoader(), internalName);
             String earlyProbes = early == null ? null : early.probesDefinedWith(key);
+            if (afterGateIndex != null && afterGateIndex.isCandidate(type.getClassLoader(), internalName)
+                    && afterGateIndex.matchesLoaded(type)) {
+                if (earlyProbes != null && earlyProbes.equals(probeKey(index.probesFor(type)))) {
+                    earlyChecked++;
+                    it.remove(); // the class cache put them in before the engine was built
+                } else {
+                    afterGateClasses++; // its after-gate probes are new, however it was woven before
+                }
+                continue;
+            }
             if (earlyProbes != null) {
                 if (!earlyProbes.isEmpty()) {
                     earlyChecked++; // of the classes defined early with advice: the rest are looked for below
@@ -273,6 +283,17 @@ public final class InstrumentationEngine {
         if (afterGate.isEmpty()) {
             return null;
         }
+        // their JDK types, loaded now if they are not, are all retransformed alike: the class cache keeps them
+        // as a restart looks them up before the engine is built (EarlyCacheHits#retransformAfterGateTypes)
+        for (TypeProbe probe : afterGate) {
+            if (!probe.isHierarchy()) {
+                try {
+                    Class.forName(probe.typeName(), false, null);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // not in this JDK
+                }
+            }
+        }
         ProbeIndex added = new ProbeIndex(afterGate);
         afterGate.clear();
         index = new ProbeIndex(probes);
@@ -294,6 +315,14 @@ public final class InstrumentationEngine {
             return;
         }
         List<Class<?>> loaded = loadedCandidates(instrumentation, added);
+        for (java.util.Iterator<Class<?>> it = loaded.iterator(); it.hasNext(); ) {
+            Class<?> type = it.next();
+            String earlyProbes = early == null ? null
+                    : early.probesDefinedWith(loadKey(type.getClassLoader(), type.getName().replace('.', '/')));
+            if (earlyProbes != null && earlyProbes.equals(probeKey(index.probesFor(type)))) {
+                it.remove(); // the class cache put them in before the engine was built
+            }
+        }
         retransform(instrumentation, loaded);
         if (AgentLog.isDebug()) {
             AgentLog.debug("after-gate probes: " + loaded.size() + " classes retransformed for them, in "
@@ -386,9 +415,13 @@ public final class InstrumentationEngine {
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             ProbeIndex inForce = index;
-            if (!prepared || loader == agentLoader || className == null
-                    || !inForce.isCandidate(loader, className)
-                    || reentry.isInside()) {
+            if (!prepared || loader == agentLoader || className == null || reentry.isInside()) {
+                return null;
+            }
+            if (!inForce.isCandidate(loader, className)) {
+                if (classBeingRedefined == null && ownerClasses.contains(className)) {
+                    cache.keepUnchanged(className, classfileBuffer); // the gate holds an owner class for its fields
+                }
                 return null;
             }
             boolean firstLoad = classBeingRedefined == null;

@@ -10,6 +10,7 @@ import java.security.ProtectionDomain;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -61,6 +62,11 @@ public final class OwnerFieldsTransformer implements ClassFileTransformer {
     /** The class cache the engine uses; set before the gate opens. */
     public void useCache(WovenClassCache cache) {
         this.cache = cache;
+    }
+
+    /** The owner classes it adds fields to, by internal name. */
+    public Set<String> ownerClasses() {
+        return injections.keySet();
     }
 
     /** Adds owners declared after start-up (a plugin whose manifest misses a field); later loads get them. */

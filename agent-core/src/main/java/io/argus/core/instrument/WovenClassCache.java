@@ -298,6 +298,16 @@ public final class WovenClassCache {
      * looking them up among the agent's jars). Written to a file of its own, then renamed, so that a JVM reading
      * the folder meanwhile sees a whole entry or none.
      */
+    /**
+     * Keeps that no probe applies to the class {@code input} (an entry without output), unless kept already: the
+     * next start's early look-up then lets it through at once instead of waiting for the engine.
+     */
+    public void keepUnchanged(String internalName, byte[] input) {
+        if (folder != null && !file(internalName, "", input).isFile()) {
+            store(internalName, "", input, null, Collections.<String, byte[]>emptyMap());
+        }
+    }
+
     public void store(String internalName, String probes, byte[] input, byte[] output, Map<String, byte[]> helpers) {
         if (folder == null) {
             return;

@@ -29,7 +29,13 @@ public final class FieldRegistry {
         this.dropped = dropped;
     }
 
-    public void declare(List<FieldDeclaration> declarations) {
+    /**
+     * Declares the fields; one declared before (the same owner, name and kind) is left as it is. Returns the
+     * declarations that were new: the plugins' own, declared after the index's ({@code PluginIndex}), should
+     * add none.
+     */
+    public List<FieldDeclaration> declare(List<FieldDeclaration> declarations) {
+        List<FieldDeclaration> added = new ArrayList<FieldDeclaration>(0);
         for (FieldDeclaration declaration : declarations) {
             int slot = slot(declaration.fieldName(), declaration.isLong());
             OwnerFields owner = owners.get(declaration.ownerClassName());
@@ -37,8 +43,11 @@ public final class FieldRegistry {
                 owner = new OwnerFields(declaration.ownerClassName());
                 owners.put(declaration.ownerClassName(), owner);
             }
-            owner.add(declaration.isLong(), slot);
+            if (owner.add(declaration.isLong(), slot)) {
+                added.add(declaration);
+            }
         }
+        return added;
     }
 
     /** Declares an object field of the core's own (plugins may add owners); returns it. */
@@ -77,11 +86,13 @@ public final class FieldRegistry {
             this.className = className;
         }
 
-        void add(boolean isLong, int slot) {
+        boolean add(boolean isLong, int slot) {
             List<Integer> slots = isLong ? longSlots : objectSlots;
-            if (!slots.contains(slot)) {
-                slots.add(slot);
+            if (slots.contains(slot)) {
+                return false;
             }
+            slots.add(slot);
+            return true;
         }
 
         public String className() {

@@ -90,6 +90,29 @@ class WovenClassCacheTest {
     }
 
     @Test
+    void aClassNoProbeAppliesToIsKeptOnceAndLetThroughOnTheStartAfter() {
+        File root = new File(dir, "cache");
+        WovenClassCache first = WovenClassCache.open(root, "build 1", "probes A");
+        first.keepUnchanged("org/example/LookalikeConnection", INPUT);
+        first.rememberConfiguration("sampling 0");
+        File[] kept = first.folder().listFiles((d, name) -> name.startsWith("org_example_LookalikeConnection")
+                || name.contains("LookalikeConnection"));
+        assertThat(kept).hasSize(1);
+        long written = kept[0].lastModified();
+        assertThat(kept[0].setLastModified(written - 60_000)).isTrue();
+        first.keepUnchanged("org/example/LookalikeConnection", INPUT);
+        assertThat(kept[0].lastModified()).as("kept already: not written again").isEqualTo(written - 60_000);
+
+        WovenClassCache.Entry entry = WovenClassCache.openEarly(root, "build 1", "sampling 0")
+                .findAnyProbes("org/example/LookalikeConnection", INPUT);
+        assertThat(entry).isNotNull();
+        assertThat(entry.output).as("as it is").isNull();
+        assertThat(entry.probes).as("no probe").isEmpty();
+        assertThat(WovenClassCache.disabled().isEnabled()).isFalse();
+        WovenClassCache.disabled().keepUnchanged("org/example/LookalikeConnection", INPUT); // nothing to write to
+    }
+
+    @Test
     void theLastFolderOfAConfigurationIsTheOneItsLatestStartUsed() {
         File root = new File(dir, "cache");
         WovenClassCache a = WovenClassCache.open(root, "build 1", "probes A");
