@@ -31,9 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sets up the agent inside its isolated class loader, on the start-up thread ({@link AgentStartup}): the
- * recorders into the bridge, the exporter, the plugins, the owner classes' fields and the instrumentation
- * engine; then it opens the start gate (from then on every class goes through the engine), retransforms the
- * probed classes that loaded before, and starts the exporter. The bridge must be defined.
+ * owner classes' fields the plugins' index lists, the recorders into the bridge, the plugins and the
+ * instrumentation engine; then it opens the start gate (from then on every class goes through the engine),
+ * retransforms the probed classes that loaded before, and starts the exporter. On a restart whose class cache
+ * serves every probed class, it observes from the cache first (exporter started) and builds the engine only
+ * once it is wanted ({@code argus.startup.engineMaxDelay}). The bridge must be defined.
  */
 public final class AgentRuntime {
 
@@ -130,26 +132,22 @@ public final class AgentRuntime {
         // a restart that the class cache serves whole (the JDK's executors included) observes from here on; the
         // engine (the plugins, ByteBuddy) is put off until a core is spare, a class misses the cache, or the deadline
         Exporter exporter = null;
-        boolean deferEngine = early != null && settings.engineMaxDelayMillis > 0 && pluginIndex != null
-                && early.retransformAfterGateTypes(inst, LoadedPlugins.indexedAfterGateTypes(pluginIndex, settings));
+        boolean deferEngine = false;
+        if (early != null && settings.engineMaxDelayMillis > 0 && pluginIndex != null) {
+            // with the executors' probes from the cache too, nothing needs the engine yet
+            deferEngine = early.retransformAfterGateTypes(inst, LoadedPlugins.indexedAfterGateTypes(pluginIndex, settings));
+        }
         if (deferEngine) {
             long observingSince = System.currentTimeMillis();
             AgentStatus.observingSince(observingSince);
             exporter = startExporter(settings, mode, version, queue, recorders, observingSince, threadLauncher);
+            // the start line now: the agent observes, and the plugins named are those it loads with the engine
+            logStarted(settings, mode, version, startNanos, "warm", LoadedPlugins.indexedNames(pluginIndex, settings));
             if (AgentLog.isDebug()) {
                 AgentLog.debug("start-up: observing after " + (System.nanoTime() - startNanos) / 1_000_000
                         + " ms, the class cache serving every probed class; the engine waits");
             }
-            long waited = SpareCpuGate.await(settings.engineMaxDelayMillis, new SpareCpuGate.Pause() {
-                @Override
-                public boolean pause(long millis) throws InterruptedException {
-                    return gate.awaitDemand(millis);
-                }
-            });
-            if (AgentLog.isDebug()) {
-                AgentLog.debug("start-up: the engine waited " + waited + " ms"
-                        + (gate.isDemanded() ? ", until a class missed the class cache" : ""));
-            }
+            awaitEngineNeeded(settings.engineMaxDelayMillis);
         }
 
         LoadedPlugins plugins = LoadedPlugins.load(settings, agentLoader, pluginIndex);
@@ -227,16 +225,41 @@ public final class AgentRuntime {
         classCache.alsoUsed(earlyView);
         classCache.prune(WovenClassCache.KEEP_FOLDERS, WovenClassCache.MAX_FOLDER_BYTES);
         long millis = (System.nanoTime() - startNanos) / 1_000_000;
-        AgentLog.info("Argus " + version + " started in " + millis + " ms: service=" + settings.serviceName
-                + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
-                ? settings.collectorList() : "discard")
-                + ", sampling=" + settings.samplingRate + "%, startup=" + mode.settingValue()
-                + ", classCache=" + (!classCache.isEnabled() ? "off" : classCache.isWarm() ? "warm" : "cold")
-                + ", plugins=" + plugins.started);
+        if (!deferEngine) {
+            logStarted(settings, mode, version, startNanos,
+                    !classCache.isEnabled() ? "off" : classCache.isWarm() ? "warm" : "cold", plugins.started);
+        }
         if (AgentLog.isDebug()) {
             AgentLog.debug("start-up: " + Thread.currentThread().getName() + " done after " + millis
                     + " ms, its cpu " + AgentStartup.threadCpuMillis() + " ms; " + gate.heldClasses()
                     + " classes waited for the engine, " + gate.heldNanos() / 1_000_000 + " ms in all");
+        }
+    }
+
+    /** The start line: from here on the agent observes. */
+    private static void logStarted(AgentSettings settings, StartupMode mode, String version, long startNanos,
+                                   String classCache, List<String> plugins) {
+        AgentLog.info("Argus " + version + " started in " + (System.nanoTime() - startNanos) / 1_000_000 + " ms: service="
+                + settings.serviceName + ", collector=" + (settings.exporterMode == AgentSettings.ExporterMode.COLLECTOR
+                ? settings.collectorList() : "discard")
+                + ", sampling=" + settings.samplingRate + "%, startup=" + mode.settingValue()
+                + ", classCache=" + classCache + ", plugins=" + plugins);
+    }
+
+    /**
+     * Sleeps until the engine is wanted: a core is spare (the application's start-up is over), a class the class
+     * cache missed waits at the gate, or {@code maxDelayMillis} passed.
+     */
+    private void awaitEngineNeeded(long maxDelayMillis) {
+        long waited = SpareCpuGate.await(maxDelayMillis, new SpareCpuGate.Pause() {
+            @Override
+            public boolean pause(long millis) throws InterruptedException {
+                return gate.awaitDemand(millis);
+            }
+        });
+        if (AgentLog.isDebug()) {
+            AgentLog.debug("start-up: the engine waited " + waited + " ms"
+                    + (gate.isDemanded() ? ", until a class missed the class cache" : ""));
         }
     }
 

@@ -106,6 +106,17 @@ final class LoadedPlugins {
         return types;
     }
 
+    /** The names of the plugins the settings leave on, as the index lists them: those the start-up will load. */
+    static List<String> indexedNames(PluginIndex index, AgentSettings settings) {
+        List<String> names = new ArrayList<String>();
+        for (PluginIndex.Plugin plugin : index.plugins()) {
+            if (settings.pluginEnabled(plugin.name)) {
+                names.add(plugin.name);
+            }
+        }
+        return names;
+    }
+
     private void byName(PluginIndex index, ClassLoader loader) {
         for (PluginIndex.Plugin indexed : index.plugins()) {
             if (!settings.pluginEnabled(indexed.name)) {

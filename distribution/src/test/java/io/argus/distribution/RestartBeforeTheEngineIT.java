@@ -48,11 +48,14 @@ class RestartBeforeTheEngineIT {
             try (Started restart = start(javaHome, classCache, collector, "restart")) {
                 tracedHops(restart, collector, REQUESTS);
                 restart.app.awaitLine(", classCache=warm,", Duration.ofSeconds(60));
+                restart.app.awaitLine("^\\[argus] DEBUG start-up: engine ready after ", Duration.ofSeconds(60));
                 List<String> lines = restart.app.lines();
                 int observing = indexOf(lines, "[argus] DEBUG start-up: observing after ");
                 int engineReady = indexOf(lines, "[argus] DEBUG start-up: engine ready after ");
                 assertThat(observing).as("it observed from the class cache").isNotNegative();
                 assertThat(engineReady).as("before its engine was ready").isGreaterThan(observing);
+                assertThat(indexOf(lines, "[argus] Argus ")).as("the start line says so, before the engine")
+                        .isBetween(0, observing);
                 assertThat(lines).as("the engine waited for a spare core, no class missed the cache")
                         .noneMatch(line -> line.contains("until a class missed the class cache"))
                         .noneMatch(line -> line.startsWith("[argus] DEBUG class cache: no entry for"))
