@@ -243,7 +243,7 @@ public final class InstrumentationEngine {
             String earlyProbes = early == null ? null : early.probesDefinedWith(key);
             if (afterGateIndex != null && afterGateIndex.isCandidate(type.getClassLoader(), internalName)
                     && afterGateIndex.matchesLoaded(type)) {
-                if (earlyProbes != null && earlyProbes.equals(probeKey(index.probesFor(type)))) {
+                if (servedEarlyAsNow(type, earlyProbes)) {
                     earlyChecked++;
                     it.remove(); // the class cache put them in before the engine was built
                 } else {
@@ -255,7 +255,7 @@ public final class InstrumentationEngine {
                 if (!earlyProbes.isEmpty()) {
                     earlyChecked++; // of the classes defined early with advice: the rest are looked for below
                 }
-                if (earlyProbes.equals(probeKey(index.probesFor(type)))) {
+                if (servedEarlyAsNow(type, earlyProbes)) {
                     it.remove(); // defined early with the probes that apply: as if woven as it loaded
                 } else {
                     AgentLog.debug(type.getName() + " was defined from the class cache with other probes; retransformed");
@@ -319,7 +319,7 @@ public final class InstrumentationEngine {
             Class<?> type = it.next();
             String earlyProbes = early == null ? null
                     : early.probesDefinedWith(loadKey(type.getClassLoader(), type.getName().replace('.', '/')));
-            if (earlyProbes != null && earlyProbes.equals(probeKey(index.probesFor(type)))) {
+            if (servedEarlyAsNow(type, earlyProbes)) {
                 it.remove(); // the class cache put them in before the engine was built
             }
         }
@@ -328,6 +328,11 @@ public final class InstrumentationEngine {
             AgentLog.debug("after-gate probes: " + loaded.size() + " classes retransformed for them, in "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms on " + Thread.currentThread().getName());
         }
+    }
+
+    /** Whether a class the early class cache defined or retransformed ({@code earlyProbes}) has the probes that apply now. */
+    private boolean servedEarlyAsNow(Class<?> type, String earlyProbes) {
+        return earlyProbes != null && earlyProbes.equals(probeKey(index.probesFor(type)));
     }
 
     private static Set<String> exactTypeNames(List<TypeProbe> probes) {
@@ -415,13 +420,16 @@ public final class InstrumentationEngine {
         public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
                                 ProtectionDomain protectionDomain, byte[] classfileBuffer) {
             ProbeIndex inForce = index;
-            if (!prepared || loader == agentLoader || className == null || reentry.isInside()) {
+            if (!prepared || loader == agentLoader || className == null) {
                 return null;
             }
             if (!inForce.isCandidate(loader, className)) {
-                if (classBeingRedefined == null && ownerClasses.contains(className)) {
+                if (classBeingRedefined == null && ownerClasses.contains(className) && !reentry.isInside()) {
                     cache.keepUnchanged(className, classfileBuffer); // the gate holds an owner class for its fields
                 }
+                return null;
+            }
+            if (reentry.isInside()) {
                 return null;
             }
             boolean firstLoad = classBeingRedefined == null;
