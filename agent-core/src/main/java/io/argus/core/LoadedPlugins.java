@@ -70,11 +70,9 @@ final class LoadedPlugins {
      */
     static List<FieldDeclaration> indexedFields(PluginIndex index, AgentSettings settings) {
         List<FieldDeclaration> declared = new ArrayList<FieldDeclaration>();
-        for (PluginIndex.Plugin plugin : index.plugins()) {
-            if (settings.pluginEnabled(plugin.name)) {
-                for (PluginIndex.Field field : plugin.fields) {
-                    declared.add(new FieldDeclaration(field.owner, field.name, field.isLong));
-                }
+        for (PluginIndex.Plugin plugin : enabled(index, settings)) {
+            for (PluginIndex.Field field : plugin.fields) {
+                declared.add(new FieldDeclaration(field.owner, field.name, field.isLong));
             }
         }
         return declared;
@@ -83,10 +81,8 @@ final class LoadedPlugins {
     /** The after-gate types (the JDK's executors) of the plugins the settings leave on, as the index lists them. */
     static Set<String> indexedAfterGateTypes(PluginIndex index, AgentSettings settings) {
         Set<String> types = new LinkedHashSet<String>();
-        for (PluginIndex.Plugin plugin : index.plugins()) {
-            if (settings.pluginEnabled(plugin.name)) {
-                types.addAll(plugin.afterGateTypes);
-            }
+        for (PluginIndex.Plugin plugin : enabled(index, settings)) {
+            types.addAll(plugin.afterGateTypes);
         }
         return types;
     }
@@ -94,12 +90,10 @@ final class LoadedPlugins {
     /** The JDK's probed types (not the after-gate ones) of the plugins the settings leave on, as the index lists them. */
     static Set<String> indexedJdkTypes(PluginIndex index, AgentSettings settings) {
         Set<String> types = new LinkedHashSet<String>();
-        for (PluginIndex.Plugin plugin : index.plugins()) {
-            if (settings.pluginEnabled(plugin.name)) {
-                for (String type : plugin.types) {
-                    if (FieldDeclaration.isJdkClass(type)) {
-                        types.add(type);
-                    }
+        for (PluginIndex.Plugin plugin : enabled(index, settings)) {
+            for (String type : plugin.types) {
+                if (FieldDeclaration.isJdkClass(type)) {
+                    types.add(type);
                 }
             }
         }
@@ -109,19 +103,25 @@ final class LoadedPlugins {
     /** The names of the plugins the settings leave on, as the index lists them: those the start-up will load. */
     static List<String> indexedNames(PluginIndex index, AgentSettings settings) {
         List<String> names = new ArrayList<String>();
-        for (PluginIndex.Plugin plugin : index.plugins()) {
-            if (settings.pluginEnabled(plugin.name)) {
-                names.add(plugin.name);
-            }
+        for (PluginIndex.Plugin plugin : enabled(index, settings)) {
+            names.add(plugin.name);
         }
         return names;
     }
 
-    private void byName(PluginIndex index, ClassLoader loader) {
-        for (PluginIndex.Plugin indexed : index.plugins()) {
-            if (!settings.pluginEnabled(indexed.name)) {
-                continue;
+    /** The index's plugins that the settings leave on, in its order. */
+    private static List<PluginIndex.Plugin> enabled(PluginIndex index, AgentSettings settings) {
+        List<PluginIndex.Plugin> enabled = new ArrayList<PluginIndex.Plugin>();
+        for (PluginIndex.Plugin plugin : index.plugins()) {
+            if (settings.pluginEnabled(plugin.name)) {
+                enabled.add(plugin);
             }
+        }
+        return enabled;
+    }
+
+    private void byName(PluginIndex index, ClassLoader loader) {
+        for (PluginIndex.Plugin indexed : enabled(index, settings)) {
             ArgusPlugin plugin;
             try {
                 plugin = Class.forName(indexed.className, true, loader).asSubclass(ArgusPlugin.class)
